@@ -1,0 +1,39 @@
+// Kind dispatch over every node type, generated from the X-macro list, and the field
+// reflection that generic algorithms (equality, hashing, child visits) use.
+#pragma once
+
+#include <tuple>
+
+#include "ir/module.h"
+
+namespace relaxc {
+
+// Calls f(static_cast<const T*>(node)) with T the concrete type of `node`.
+template <typename F>
+decltype(auto) dispatch(const Object* node, F&& f) {
+  switch (node->kind()) {
+#define RELAXC_DISPATCH_CASE(Kind, Type) \
+  case NodeKind::Kind:                   \
+    return f(static_cast<const Type*>(node));
+    RELAXC_ALL_NODES(RELAXC_DISPATCH_CASE)
+#undef RELAXC_DISPATCH_CASE
+    default: break;
+  }
+  RELAXC_UNREACHABLE() << "bad node kind " << static_cast<int>(node->kind());
+}
+
+// Calls f(field) for each declared field of `node` (RELAXC_FIELDS order).
+template <typename T, typename F>
+void for_each_field(const T* node, F&& f) {
+  std::apply([&](auto... member) { (f(node->*member), ...); }, T::reflect_fields());
+}
+
+// Calls f(field_a, field_b) pairwise over the fields of two nodes of one type, in
+// order, stopping at the first call that returns false; returns whether all did.
+template <typename T, typename F>
+bool all_fields(const T* a, const T* b, F&& f) {
+  return std::apply([&](auto... member) { return (f(a->*member, b->*member) && ...); },
+                    T::reflect_fields());
+}
+
+}  // namespace relaxc

@@ -1,0 +1,106 @@
+// Diagnostics: rendering with source line and caret, user and internal errors.
+#include "ir/support/diagnostics.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+
+namespace relaxc {
+
+std::string_view SourceFile::line(uint32_t line) const {
+  if (line == 0 || line > line_starts.size()) return {};
+  size_t begin = line_starts[line - 1];
+  size_t end = text.find('\n', begin);
+  if (end == std::string::npos) end = text.size();
+  if (end > begin && text[end - 1] == '\r') --end;
+  return std::string_view(text).substr(begin, end - begin);
+}
+
+const SourceFile* SourceFile::add(std::string name, std::string text) {
+  static std::mutex mu;
+  static std::deque<SourceFile> files;
+  SourceFile file;
+  file.name = std::move(name);
+  file.text = std::move(text);
+  file.line_starts.push_back(0);
+  for (size_t i = 0; i < file.text.size(); ++i) {
+    if (file.text[i] == '\n') file.line_starts.push_back(i + 1);
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  files.push_back(std::move(file));
+  return &files.back();
+}
+
+std::string Diagnostic::render() const {
+  std::string out;
+  if (span.defined()) {
+    out += span.file->name + ":" + std::to_string(span.line) + ":" + std::to_string(span.col) + ": ";
+  }
+  switch (severity) {
+    case Severity::Error: out += "error: "; break;
+    case Severity::Warning: out += "warning: "; break;
+    case Severity::Note: out += "note: "; break;
+  }
+  out += message;
+  out += "\n";
+  if (span.defined()) {
+    std::string_view text = span.file->line(span.line);
+    if (!text.empty()) {
+      out += text;
+      out += "\n";
+      std::string pad;
+      for (uint32_t i = 1; i < span.col && i - 1 < text.size(); ++i) {
+        pad += text[i - 1] == '\t' ? '\t' : ' ';
+      }
+      out += pad + "^\n";
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string render_all(const std::vector<Diagnostic>& list) {
+  std::string out;
+  for (const Diagnostic& d : list) out += d.render();
+  return out;
+}
+
+}  // namespace
+
+UserError::UserError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(render_all(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+UserError::UserError(Span span, std::string message)
+    : UserError(std::vector<Diagnostic>{Diagnostic{Severity::Error, span, std::move(message)}}) {}
+
+void DiagnosticList::error(Span span, std::string message) {
+  list_.push_back({Severity::Error, span, std::move(message)});
+}
+void DiagnosticList::warning(Span span, std::string message) {
+  list_.push_back({Severity::Warning, span, std::move(message)});
+}
+bool DiagnosticList::has_errors() const {
+  for (const Diagnostic& d : list_) {
+    if (d.severity == Severity::Error) return true;
+  }
+  return false;
+}
+std::string DiagnosticList::render() const { return render_all(list_); }
+void DiagnosticList::throw_if_errors() const {
+  if (has_errors()) throw UserError(list_);
+}
+
+UserErrorBuilder::~UserErrorBuilder() noexcept(false) { throw UserError(span_, os_.str()); }
+
+InternalErrorBuilder::InternalErrorBuilder(const char* file, int line, const char* condition) {
+  os_ << file << ":" << line << ": internal error: check failed: " << condition << ": ";
+}
+
+InternalErrorBuilder::~InternalErrorBuilder() {
+  std::fprintf(stderr, "%s\n", os_.str().c_str());
+  std::abort();
+}
+
+}  // namespace relaxc

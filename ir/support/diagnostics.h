@@ -1,0 +1,117 @@
+// Source locations, user diagnostics (file:line:col: error: ... with a caret) and
+// internal-error checks.
+#pragma once
+
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relaxc {
+
+// A source text that spans point into. Files are interned for the life of the
+// process, so a Span can hold a plain pointer.
+struct SourceFile {
+  std::string name;
+  std::string text;
+  std::vector<size_t> line_starts;  // offset of the first character of each line
+
+  // The text of 1-based `line`, without its newline; empty if out of range.
+  std::string_view line(uint32_t line) const;
+  // Registers a source text and returns its stable address.
+  static const SourceFile* add(std::string name, std::string text);
+};
+
+// A position in a source file (1-based line and column); default is "no location".
+struct Span {
+  const SourceFile* file = nullptr;
+  uint32_t line = 0;
+  uint32_t col = 0;
+
+  bool defined() const { return file != nullptr && line != 0; }
+};
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  Span span;
+  std::string message;
+
+  // "file:line:col: error: message", then the source line and a caret under the
+  // column when the span is known.
+  std::string render() const;
+};
+
+// An error the user caused; what a user-facing command reports and exits 1 on.
+class UserError : public std::runtime_error {
+ public:
+  explicit UserError(std::vector<Diagnostic> diagnostics);
+  UserError(Span span, std::string message);
+
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+// Collects diagnostics from a pass that reports several at once (the well-formedness
+// checker); throw_if_errors() turns them into one UserError.
+class DiagnosticList {
+ public:
+  void error(Span span, std::string message);
+  void warning(Span span, std::string message);
+  bool has_errors() const;
+  const std::vector<Diagnostic>& all() const { return list_; }
+  std::string render() const;
+  void throw_if_errors() const;
+
+ private:
+  std::vector<Diagnostic> list_;
+};
+
+// Builds a message with <<: user_error(span) << "expected " << n;  throws on destruction.
+class UserErrorBuilder {
+ public:
+  explicit UserErrorBuilder(Span span) : span_(span) {}
+  UserErrorBuilder(const UserErrorBuilder&) = delete;
+  [[noreturn]] ~UserErrorBuilder() noexcept(false);
+  template <typename T>
+  UserErrorBuilder& operator<<(const T& v) {
+    os_ << v;
+    return *this;
+  }
+
+ private:
+  Span span_;
+  std::ostringstream os_;
+};
+
+inline UserErrorBuilder user_error(Span span = {}) { return UserErrorBuilder(span); }
+
+// Internal errors are bugs: print where and why, then abort.
+class InternalErrorBuilder {
+ public:
+  InternalErrorBuilder(const char* file, int line, const char* condition);
+  InternalErrorBuilder(const InternalErrorBuilder&) = delete;
+  [[noreturn]] ~InternalErrorBuilder();
+  template <typename T>
+  InternalErrorBuilder& operator<<(const T& v) {
+    os_ << v;
+    return *this;
+  }
+
+ private:
+  std::ostringstream os_;
+};
+
+#define RELAXC_ICHECK(cond) \
+  if (cond) {               \
+  } else                    \
+    ::relaxc::InternalErrorBuilder(__FILE__, __LINE__, #cond)
+
+#define RELAXC_UNREACHABLE() ::relaxc::InternalErrorBuilder(__FILE__, __LINE__, "unreachable")
+
+}  // namespace relaxc

@@ -1,0 +1,32 @@
+// The registry of TensorIR intrinsics: name, arity, and how the result type follows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/support/data_type.h"
+
+namespace relaxc::tir {
+
+struct Intrinsic {
+  enum class ResultType : uint8_t {
+    SameAsArg0,  // math functions: exp(x) has x's dtype
+    SameAsArg1,  // if_then_else(c, a, b) has a's dtype
+    Bool,        // isnan, isinf
+    Explicit,    // given by the caller (call_extern, reinterpret)
+  };
+  std::string name;         // "tir.exp"
+  std::string script_name;  // "exp", printed as T.exp
+  int num_args;             // -1: any number
+  ResultType result;
+  bool float_only;  // arguments must be floating point
+  bool pure;
+};
+
+// The intrinsic named `name` ("tir.exp") or nullptr.
+const Intrinsic* find_intrinsic(const std::string& name);
+// The intrinsic whose script name is `script_name` ("exp") or nullptr.
+const Intrinsic* find_intrinsic_by_script_name(const std::string& script_name);
+const std::vector<Intrinsic>& all_intrinsics();
+
+}  // namespace relaxc::tir

@@ -1,0 +1,15 @@
+# lit configuration for relaxc's text tests (parser, printer, passes, diagnostics).
+import os
+
+import lit.formats
+
+config.name = "relaxc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".py", ".relax"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.relaxc_obj_root, "tests", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.relaxc_obj_root, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%relaxc", os.path.join(config.relaxc_obj_root, "relaxc")))

@@ -1,0 +1,2 @@
+// relaxc: the command-line program.
+int main() { return 0; }
