@@ -2,7 +2,10 @@
 // reflection that generic algorithms (equality, hashing, child visits) use.
 #pragma once
 
+#include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "ir/module.h"
 
@@ -34,6 +37,40 @@ template <typename T, typename F>
 bool all_fields(const T* a, const T* b, F&& f) {
   return std::apply([&](auto... member) { return (f(a->*member, b->*member) && ...); },
                     T::reflect_fields());
+}
+
+// The shapes a field type takes, for generic walkers that descend through containers.
+template <typename T>
+inline constexpr bool kIsRefField = false;
+template <typename T>
+inline constexpr bool kIsRefField<Ref<T>> = true;
+template <typename T>
+inline constexpr bool kIsVectorField = false;
+template <typename T, typename A>
+inline constexpr bool kIsVectorField<std::vector<T, A>> = true;
+template <typename T>
+inline constexpr bool kIsOptionalField = false;
+template <typename T>
+inline constexpr bool kIsOptionalField<std::optional<T>> = true;
+template <typename T>
+inline constexpr bool kIsPairField = false;
+template <typename A, typename B>
+inline constexpr bool kIsPairField<std::pair<A, B>> = true;
+
+// Calls f(ref) for every Ref<T> held in `field` (typed as declared), through vectors,
+// optionals and pairs, in order. Null Refs are passed too.
+template <typename Field, typename F>
+void for_each_ref(const Field& field, F&& f) {
+  if constexpr (kIsRefField<Field>) {
+    f(field);
+  } else if constexpr (kIsVectorField<Field>) {
+    for (const auto& element : field) for_each_ref(element, f);
+  } else if constexpr (kIsOptionalField<Field>) {
+    if (field.has_value()) for_each_ref(*field, f);
+  } else if constexpr (kIsPairField<Field>) {
+    for_each_ref(field.first, f);
+    for_each_ref(field.second, f);
+  }
 }
 
 }  // namespace relaxc

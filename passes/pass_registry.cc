@@ -2,13 +2,25 @@
 #include "passes/pass_registry.h"
 
 #include "ir/relax/block_builder.h"
+#include "ir/relax/well_formed.h"
 
 namespace relaxc {
+namespace {
+
+// Fails with every violation as one UserError; a well-formed module passes unchanged.
+IRModule check_well_formed_pass(const IRModule& module) {
+  relax::check_well_formed(module).throw_if_errors();
+  return module;
+}
+
+}  // namespace
 
 const std::vector<PassInfo>& all_passes() {
   static const std::vector<PassInfo> passes = {
       {"normalize", "put every Relax function in normal form with its StructInfo",
        relax::normalize_module},
+      {"well-formed", "check that every Relax function is well formed (fails with diagnostics)",
+       check_well_formed_pass},
   };
   return passes;
 }

@@ -1,2 +1,350 @@
-// relaxc: the command-line program.
-int main() { return 0; }
+// relaxc: the command-line program (check, print and opt on text modules).
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/relax/block_builder.h"
+#include "ir/relax/well_formed.h"
+#include "ir/support/diagnostics.h"
+#include "ir/text/parser.h"
+#include "ir/text/printer.h"
+#include "passes/pass_registry.h"
+
+namespace relaxc {
+namespace {
+
+// Exit statuses, documented in the program's help.
+constexpr int kExitSuccess = 0;
+constexpr int kExitInputError = 1;  // the module has errors, or a file cannot be read
+constexpr int kExitUsage = 2;       // the command line is wrong
+
+constexpr std::string_view kStdinName = "<stdin>";
+
+constexpr const char* kProgramHelp =
+    R"(relaxc: a compiler for Relax / TensorIR modules written in TVMScript.
+
+Usage: relaxc <command> [options] FILE
+       relaxc <command> --help
+
+Commands:
+  check   parse and normalize FILE, then check that it is well formed
+  print   print FILE's normalized module, every binding with its StructInfo
+  opt     run passes on FILE and print the result
+
+FILE is a text module (.py or .relax, see docs/text_format.md); '-' reads standard input.
+
+Exit status: 0 on success, 1 if the module has errors or a file cannot be read,
+2 on a usage error (unknown command or option, missing FILE).
+)";
+
+constexpr const char* kCheckHelp =
+    R"(Usage: relaxc check [options] FILE
+
+Parses FILE, normalizes it and checks that every Relax function is well formed
+(relax_spec.md's criteria). Prints nothing and exits 0 on a valid module; otherwise
+prints every diagnostic to standard error (file:line:col, the source line and a caret)
+and exits 1. FILE '-' reads standard input.
+
+Options:
+  -h, --help   print this help
+)";
+
+constexpr const char* kPrintHelp =
+    R"(Usage: relaxc print [options] FILE
+
+Parses FILE, normalizes it and prints the module in the text format, every binding with
+its StructInfo. FILE '-' reads standard input.
+
+Options:
+  -o OUTPUT    write the module to OUTPUT instead of standard output
+  -h, --help   print this help
+)";
+
+// The pass list is appended when the help is printed.
+constexpr const char* kOptHelp =
+    R"(Usage: relaxc opt [options] FILE --passes=NAME[,NAME...]
+
+Parses FILE, runs the named passes in order and prints the resulting module (without
+--passes, the parsed module). A pass that finds errors reports them and exits 1.
+FILE '-' reads standard input.
+
+Options:
+  --passes=LIST   comma-separated pass names, run in order (also: --passes LIST)
+  -o OUTPUT       write the module to OUTPUT instead of standard output
+  -h, --help      print this help
+)";
+
+// A mistake on the command line: reported with a pointer to the help, exit status 2.
+struct UsageError {
+  std::string message;
+};
+
+struct CommandLine {
+  std::string input;                  // a path, or "-" for standard input
+  std::optional<std::string> output;  // -o
+  std::vector<std::string> passes;    // --passes (opt only)
+  bool help = false;
+};
+
+struct CommandSpec {
+  std::string_view name;
+  bool takes_output = false;
+  bool takes_passes = false;
+};
+
+std::string known_pass_names() {
+  std::string names;
+  for (const PassInfo& pass : all_passes()) {
+    if (!names.empty()) names += ", ";
+    names += pass.name;
+  }
+  return names;
+}
+
+std::string opt_help() {
+  std::string help = kOptHelp;
+  help += "\nPasses:\n";
+  size_t width = 0;
+  for (const PassInfo& pass : all_passes()) width = std::max(width, pass.name.size());
+  for (const PassInfo& pass : all_passes()) {
+    help +=
+        "  " + pass.name + std::string(width - pass.name.size() + 3, ' ') + pass.description + "\n";
+  }
+  return help;
+}
+
+std::vector<std::string> parse_pass_list(std::string_view list) {
+  std::vector<std::string> names;
+  size_t begin = 0;
+  while (true) {
+    size_t end = list.find(',', begin);
+    std::string name(list.substr(begin, end == std::string_view::npos ? end : end - begin));
+    if (name.empty()) {
+      throw UsageError{"--passes expects comma-separated pass names, got '" + std::string(list) +
+                       "'; known passes: " + known_pass_names()};
+    }
+    if (find_pass(name) == nullptr) {
+      throw UsageError{"unknown pass '" + name + "'; known passes: " + known_pass_names()};
+    }
+    names.push_back(std::move(name));
+    if (end == std::string_view::npos) break;
+    begin = end + 1;
+  }
+  return names;
+}
+
+CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::string>& args) {
+  CommandLine cl;
+  std::vector<std::string> positional;
+  bool options_ended = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto next_value = [&](std::string_view option) -> std::string {
+      if (i + 1 >= args.size())
+        throw UsageError{"option '" + std::string(option) + "' needs a value"};
+      return args[++i];
+    };
+    if (options_ended || arg == "-" || arg.empty() || arg[0] != '-') {
+      positional.push_back(arg);
+    } else if (arg == "--") {
+      options_ended = true;
+    } else if (arg == "-h" || arg == "--help") {
+      cl.help = true;
+    } else if (spec.takes_output && arg == "-o") {
+      cl.output = next_value(arg);
+    } else if (spec.takes_passes && arg.starts_with("--passes=")) {
+      cl.passes = parse_pass_list(std::string_view(arg).substr(std::strlen("--passes=")));
+    } else if (spec.takes_passes && arg == "--passes") {
+      cl.passes = parse_pass_list(next_value(arg));
+    } else {
+      throw UsageError{"unknown option '" + arg + "'"};
+    }
+  }
+  if (cl.help) return cl;
+  if (positional.empty()) throw UsageError{"missing FILE (use '-' for standard input)"};
+  if (positional.size() > 1) {
+    throw UsageError{"expected one FILE, got '" + positional[0] + "' and '" + positional[1] + "'"};
+  }
+  cl.input = positional[0];
+  return cl;
+}
+
+// An input or output file that cannot be used: exit status 1, with the system's reason.
+struct FileError {
+  std::string message;
+};
+
+struct Source {
+  std::string name;  // for diagnostics: the path as given, or <stdin>
+  std::string text;
+};
+
+Source read_source(const std::string& input) {
+  if (input == "-") {
+    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    if (std::cin.bad()) throw FileError{"cannot read standard input"};
+    return {std::string(kStdinName), std::move(text)};
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(input, ec)) {
+    throw FileError{"cannot read '" + input + "': it is a directory"};
+  }
+  std::ifstream file(input, std::ios::binary);
+  if (!file) throw FileError{"cannot read '" + input + "': " + std::strerror(errno)};
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) throw FileError{"cannot read '" + input + "': " + std::strerror(errno)};
+  return {input, text.str()};
+}
+
+void write_output(const CommandLine& cl, const std::string& text) {
+  if (!cl.output) {
+    std::cout << text;
+    std::cout.flush();
+    return;
+  }
+  std::ofstream file(*cl.output, std::ios::binary | std::ios::trunc);
+  if (!file) throw FileError{"cannot write '" + *cl.output + "': " + std::strerror(errno)};
+  file << text;
+  file.close();
+  if (!file) throw FileError{"cannot write '" + *cl.output + "': " + std::strerror(errno)};
+}
+
+IRModule parse_and_normalize(const CommandLine& cl) {
+  Source source = read_source(cl.input);
+  IRModule module = text::parse_module(source.text, source.name);
+  return relax::normalize_module(module);
+}
+
+void print_diagnostics(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& diagnostic : diagnostics) std::cerr << diagnostic.render();
+}
+
+int run_check(const CommandLine& cl) {
+  IRModule module = parse_and_normalize(cl);
+  DiagnosticList diagnostics = relax::check_well_formed(module);
+  print_diagnostics(diagnostics.all());
+  return diagnostics.has_errors() ? kExitInputError : kExitSuccess;
+}
+
+int run_print(const CommandLine& cl) {
+  write_output(cl, text::print_module(parse_and_normalize(cl)));
+  return kExitSuccess;
+}
+
+int run_opt(const CommandLine& cl) {
+  Source source = read_source(cl.input);
+  IRModule module = text::parse_module(source.text, source.name);
+  for (const std::string& name : cl.passes) {
+    const PassInfo* pass = find_pass(name);
+    RELAXC_ICHECK(pass != nullptr) << "pass '" << name << "' was validated on the command line";
+    module = pass->run(module);
+  }
+  write_output(cl, text::print_module(module));
+  return kExitSuccess;
+}
+
+struct Command {
+  CommandSpec spec;
+  int (*run)(const CommandLine&);
+  std::string (*help)();
+};
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> list = {
+      {{"check", false, false}, run_check, [] { return std::string(kCheckHelp); }},
+      {{"print", true, false}, run_print, [] { return std::string(kPrintHelp); }},
+      {{"opt", true, true}, run_opt, opt_help},
+  };
+  return list;
+}
+
+int usage_error(std::string_view command, const std::string& message) {
+  std::string prefix = command.empty() ? "relaxc" : "relaxc " + std::string(command);
+  std::string help_hint = command.empty() ? "relaxc --help" : prefix + " --help";
+  std::cerr << prefix << ": error: " << message << "\n"
+            << "Run '" << help_hint << "' for usage.\n";
+  return kExitUsage;
+}
+
+int run_command(const Command& command, const std::vector<std::string>& args) {
+  std::string_view name = command.spec.name;
+  CommandLine cl;
+  try {
+    cl = parse_command_line(command.spec, args);
+  } catch (const UsageError& e) {
+    return usage_error(name, e.message);
+  }
+  if (cl.help) {
+    std::cout << command.help();
+    return kExitSuccess;
+  }
+  try {
+    return command.run(cl);
+  } catch (const UserError& e) {
+    print_diagnostics(e.diagnostics());
+    if (e.diagnostics().empty()) std::cerr << "relaxc " << name << ": error: " << e.what() << "\n";
+    return kExitInputError;
+  } catch (const FileError& e) {
+    std::cerr << "relaxc " << name << ": error: " << e.message << "\n";
+    return kExitInputError;
+  }
+}
+
+int relaxc_main(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::cerr << kProgramHelp;
+    return kExitUsage;
+  }
+  const std::string& first = args[0];
+  if (first == "-h" || first == "--help" || first == "help") {
+    if (first == "help" && args.size() > 1) {
+      for (const Command& command : commands()) {
+        if (command.spec.name == args[1]) {
+          std::cout << command.help();
+          return kExitSuccess;
+        }
+      }
+      return usage_error("", "unknown command '" + args[1] + "'");
+    }
+    std::cout << kProgramHelp;
+    return kExitSuccess;
+  }
+  for (const Command& command : commands()) {
+    if (command.spec.name == first) {
+      return run_command(command, std::vector<std::string>(args.begin() + 1, args.end()));
+    }
+  }
+  if (first.starts_with("-")) return usage_error("", "unknown option '" + first + "'");
+  std::string names;
+  for (const Command& command : commands()) {
+    names += (names.empty() ? "" : ", ") + std::string(command.spec.name);
+  }
+  return usage_error("", "unknown command '" + first + "' (commands: " + names + ")");
+}
+
+}  // namespace
+}  // namespace relaxc
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return relaxc::relaxc_main(args);
+  } catch (const std::exception& e) {
+    // Not a user error (those are reported by each command): most likely out of memory.
+    std::cerr << "relaxc: error: " << e.what() << "\n";
+    return relaxc::kExitInputError;
+  }
+}

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/arith/analyzer.h"
 #include "ir/module.h"
 #include "ir/relax/expr.h"
 
@@ -31,6 +32,9 @@ class BlockBuilder {
   // ---- Scopes. A SeqExpr (function body, If branch) is built in a scope: open it,
   // emit into blocks, close it with its body expression.
   void begin_scope();
+  // Opens the scope of a function body: the shape variables of `params`' StructInfo
+  // are defined in it (so that StructInfo leaving the scope keeps them).
+  void begin_scope(const std::vector<Var>& params);
   // Closes the innermost scope; returns SeqExpr(blocks, body) where body is a leaf
   // (a non-leaf body is bound to a variable in a final block).
   Expr end_scope(Expr body, Span span = {});
@@ -75,6 +79,9 @@ class BlockBuilder {
   // Re-infers StructInfo for `expr` whose children are normalized (a node a pass
   // rebuilt with new children) and puts it in normal form.
   Expr normalize(Expr expr);
+
+  // The analyzer that compares dimensions (operators' inference uses it).
+  arith::Analyzer& analyzer() const;
 
  private:
   struct Impl;

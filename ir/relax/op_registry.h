@@ -26,6 +26,11 @@ struct OpAttrSpec {
 // the dimension.
 using InferStructInfoFn = std::function<StructInfo(const CallNode* call, const BlockBuilder& bb)>;
 
+// Rewrites a call being built (not yet shared, its arguments normalized) into the
+// operator's canonical form before inference: reshape resolves a -1 dimension, the
+// packed-call operators turn a function name (StringImm) into an ExternFunc.
+using CanonicalizeFn = std::function<void(CallNode* call, const BlockBuilder& bb)>;
+
 struct OpInfo {
   std::string name;                    // "relax.nn.softmax"; printed R.nn.softmax
   std::vector<std::string> arg_names;  // positional arguments, in order
@@ -36,6 +41,10 @@ struct OpInfo {
   std::string sinfo_args_keyword;
   bool pure = true;
   InferStructInfoFn infer;
+  // The last of arg_names stands for any number (zero or more) of trailing arguments
+  // (call_packed's "args", print's "values").
+  bool variadic = false;
+  CanonicalizeFn canonicalize;  // may be empty
 };
 
 // Registers `info`; internal error if the name is taken.

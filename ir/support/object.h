@@ -37,6 +37,12 @@ class Object {
   NodeKind kind_ = NodeKind::Invalid;
 };
 
+// Deletes a node whose last reference went away. Deleting a node drops the references
+// it holds, which may delete their nodes in turn: to keep a long chain (an expression
+// nested 10^5 deep) from recursing that deep, nested deletions are queued and run in a
+// loop by the outermost one.
+void destroy_node(const Object* node);
+
 // Allocates a default-constructed node of type T with its kind set.
 template <typename T>
 T* make_node() {
@@ -49,7 +55,7 @@ T* make_node() {
 template <typename T>
 T* copy_node(const T& node) {
   T* copy = new T(node);
-  copy->kind_ = node.kind();
+  copy->kind_ = node.Object::kind();  // qualified: a node may have a field named `kind`
   return copy;
 }
 
@@ -117,7 +123,7 @@ class Ref {
   }
   void drop() {
     if (ptr_ != nullptr && ptr_->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      delete ptr_;
+      destroy_node(ptr_);
     }
     ptr_ = nullptr;
   }
@@ -155,7 +161,10 @@ struct RefEq {
 
 // Declares the fields of a node for the generic algorithms (structural equality and
 // hashing, child visiting, rebuilding): every field but the source span, in order.
-#define RELAXC_FIELDS(...) \
-  static constexpr auto reflect_fields() { return std::make_tuple(__VA_ARGS__); }
+// reflect_field_names() spells them as written ("&VarNode::dtype, &VarNode::name"), so
+// that a diagnostic can name a field.
+#define RELAXC_FIELDS(...)                                                          \
+  static constexpr auto reflect_fields() { return std::make_tuple(__VA_ARGS__); } \
+  static constexpr const char* reflect_field_names() { return #__VA_ARGS__; }
 
 }  // namespace relaxc

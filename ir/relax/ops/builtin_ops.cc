@@ -1,8 +1,14 @@
-// Registration of the built-in Relax operators.
+// Registration of the built-in Relax operators, family by family.
 #include "ir/relax/ops/builtin_ops.h"
+
+#include "ir/relax/ops/op_common.h"
 
 namespace relaxc::relax {
 
-void register_builtin_ops() {}
+void register_builtin_ops() {
+  register_call_ops();
+  register_elementwise_ops();
+  register_tensor_ops();
+}
 
 }  // namespace relaxc::relax

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs the Debian packages relaxc needs to build and test, when any is missing.
+#
+# Each package is looked up with dpkg-query; when all are installed this returns at once
+# without touching apt. Otherwise it runs `apt-get update` and installs only the missing
+# ones, non-interactively, as root or through sudo.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3
+  llvm-19-dev llvm-19-tools                  # LLVM (NVPTX back end); FileCheck and lit
+  spirv-tools spirv-headers                  # SPIR-V validation
+  libvulkan-dev mesa-vulkan-drivers          # Vulkan loader and lavapipe (CPU Vulkan)
+  vulkan-validationlayers                    # Khronos validation layer for the tests
+  libgtest-dev libbenchmark-dev
+)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "setup: dpkg-query not found (not a Debian system); make sure these are installed:" >&2
+  echo "  ${packages[*]}" >&2
+  exit 0
+fi
+
+is_installed() {
+  # One status line per known architecture; "installed" on any of them is enough.
+  local status
+  status=$(dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null) || true
+  grep -qx installed <<<"$status"
+}
+
+missing=()
+for package in "${packages[@]}"; do
+  is_installed "$package" || missing+=("$package")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "setup: error: missing packages (${missing[*]}) and neither root nor sudo" >&2
+  exit 1
+fi
+apt_env=(env DEBIAN_FRONTEND=noninteractive)
+"${as_root[@]}" "${apt_env[@]}" apt-get update -q
+"${as_root[@]}" "${apt_env[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+for package in "${missing[@]}"; do
+  if ! is_installed "$package"; then
+    echo "setup: error: $package is still not installed" >&2
+    exit 1
+  fi
+done

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Installs what is missing, then builds relaxc and runs every test (GoogleTest and lit,
+# through ctest) twice: in a build with warnings as errors, then in a build with
+# AddressSanitizer and UndefinedBehaviorSanitizer that halts on the first error.
+#
+# It ends with a line in ctest's summary format over both builds and exits non-zero on
+# any failure. A build that does not compile counts as one failed test (and when the
+# first build fails to compile, the sanitizer build is not attempted).
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobs=${RELAXC_JOBS:-$(nproc)}
+
+if ! "$root/scripts/setup.sh"; then
+  echo "test: error: installing the required packages failed" >&2
+  exit 1
+fi
+
+summaries=()
+total_tests=0
+total_failed=0
+
+# run_build LABEL DIR ENV_ASSIGNMENTS -- CMAKE_ARGS...: configures and builds everything
+# in DIR, then runs ctest there; the environment assignments apply to the build (which
+# runs test binaries to list their tests) and to ctest. Returns 1 on a build failure.
+run_build() {
+  local label=$1 dir=$2
+  shift 2
+  local test_env=()
+  while [[ $1 != -- ]]; do
+    test_env+=("$1")
+    shift
+  done
+  shift
+
+  local start=$SECONDS
+  echo "== [$label] configure and build in ${dir#"$root"/}"
+  if ! cmake -S "$root" -B "$dir" -G Ninja "$@" ||
+    ! env "${test_env[@]}" ninja -C "$dir" -j "$jobs"; then
+    echo "== [$label] the build FAILED"
+    summaries+=("[$label] build failed")
+    total_tests=$((total_tests + 1))
+    total_failed=$((total_failed + 1))
+    return 1
+  fi
+  echo "== [$label] built in $((SECONDS - start)) s; running ctest"
+
+  start=$SECONDS
+  local log="$dir/ctest.log"
+  env "${test_env[@]}" ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 900 \
+    2>&1 | tee "$log"
+  local ctest_status=${PIPESTATUS[0]}
+  local summary
+  summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1)
+  echo "== [$label] ctest finished in $((SECONDS - start)) s"
+  if [[ -z $summary ]]; then
+    summaries+=("[$label] ctest reported no result (exit status $ctest_status)")
+    total_tests=$((total_tests + 1))
+    total_failed=$((total_failed + 1))
+    return 0
+  fi
+  summaries+=("[$label] $summary")
+  local failed total
+  read -r failed total < <(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1 \2/' \
+    <<<"$summary")
+  if ((ctest_status != 0 && failed == 0)); then
+    failed=1  # ctest failed outside any test (a discovery or configuration error)
+  fi
+  total_tests=$((total_tests + total))
+  total_failed=$((total_failed + failed))
+  return 0
+}
+
+if run_build normal "$root/build-werror" -- -DRELAXC_WERROR=ON -DCMAKE_BUILD_TYPE=; then
+  run_build sanitize "$root/build-sanitize" \
+    ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:strict_string_checks=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    -- -DRELAXC_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
+    "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DRELAXC_BENCH=OFF
+fi
+
+echo "== summary"
+printf '%s\n' "${summaries[@]}"
+# The combined line follows ctest's rounding: never 100% while anything failed.
+passed=$((total_tests - total_failed))
+percent=0
+if ((total_tests > 0)); then
+  percent=$(((passed * 200 + total_tests) / (2 * total_tests)))
+  if ((total_failed > 0 && percent > 99)); then
+    percent=99
+  fi
+fi
+echo "${percent}% tests passed, ${total_failed} tests failed out of ${total_tests}"
+if ((total_failed > 0 || total_tests == 0)); then
+  exit 1
+fi

@@ -1,0 +1,588 @@
+// Tests of the parser's TensorIR builder: the IR built from @T.prim_func text (loops,
+// blocks and their headers, buffers, literal types, statements), and its diagnostics.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "ir/arith/analyzer.h"
+#include "ir/structural_equal.h"
+#include "ir/support/diagnostics.h"
+#include "ir/text/parser.h"
+
+namespace relaxc {
+namespace {
+
+tir::PrimFunc parse_func(const std::string& source, const std::string& name) {
+  IRModule m = text::parse_module(source, "tir.py");
+  tir::PrimFunc f = m->prim_func(name);
+  EXPECT_TRUE(f.defined()) << "no PrimFunc " << name;
+  return f;
+}
+
+std::string error_of(const std::string& source) {
+  try {
+    text::parse_module(source, "tir.py");
+  } catch (const UserError& e) {
+    const Diagnostic& d = e.diagnostics().front();
+    return std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message;
+  }
+  return "";
+}
+
+// The statements of `s` (one, or the items of a SeqStmt).
+std::vector<tir::Stmt> stmts(const tir::Stmt& s) {
+  if (const auto* seq = s.as<tir::SeqStmtNode>()) return seq->seq;
+  return {s};
+}
+
+const tir::BlockNode* root_block(const tir::PrimFunc& f) {
+  const auto* realize = f->body.as<tir::BlockRealizeNode>();
+  EXPECT_NE(realize, nullptr) << "the body is not the root block";
+  return realize != nullptr ? realize->block.get() : nullptr;
+}
+
+int64_t const_value(const tir::PrimExpr& e) {
+  const int64_t* v = tir::as_const_int(e);
+  EXPECT_NE(v, nullptr) << "not a constant";
+  return v != nullptr ? *v : -1;
+}
+
+// A module holding one PrimFunc with the given parameters and body (body lines are
+// indented by 8 spaces; the first is line 5).
+std::string prim_module(const std::string& params, const std::string& body) {
+  return "@I.ir_module\nclass Module:\n    @T.prim_func\n    def f(" + params + "):\n" + body;
+}
+
+constexpr const char* kMatmul = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def matmul(A: T.Buffer((128, 64), "float32"), B: T.Buffer((64, 32), "float32"), C: T.Buffer((128, 32), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i, j, k in T.grid(128, 32, 64):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+
+TEST(TirParser, MatmulLoopsAndBlock) {
+  tir::PrimFunc f = parse_func(kMatmul, "matmul");
+  ASSERT_EQ(f->params.size(), 3u);
+  ASSERT_EQ(f->buffer_map.size(), 3u);
+  const tir::Buffer& a = f->buffer_map[0].second;
+  EXPECT_TRUE(f->buffer_map[0].first.same_as(f->params[0]));
+  EXPECT_TRUE(f->params[0]->dtype.is_handle());
+  EXPECT_EQ(a->name, "A");
+  EXPECT_EQ(a->dtype, DataType::Float(32));
+  ASSERT_EQ(a->shape.size(), 2u);
+  EXPECT_EQ(const_value(a->shape[0]), 128);
+  EXPECT_EQ(a->shape[0]->dtype, DataType::Int(32));
+  // Attributes are sorted; a public function gets its global_symbol.
+  ASSERT_EQ(f->attrs.entries().size(), 2u);
+  EXPECT_EQ(f->attrs.entries()[0].first, "global_symbol");
+  EXPECT_EQ(f->attrs.entries()[0].second.s, "matmul");
+  EXPECT_EQ(f->attrs.entries()[1].first, "tir.noalias");
+  EXPECT_TRUE(f->attrs.entries()[1].second.b);
+
+  // The implicit root block holds the loop nest.
+  const tir::BlockNode* root = root_block(f);
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->name, "root");
+  EXPECT_TRUE(root->iter_vars.empty());
+  std::vector<const tir::ForNode*> loops;
+  tir::Stmt s = root->body;
+  while (const auto* loop = s.as<tir::ForNode>()) {
+    loops.push_back(loop);
+    s = loop->body;
+  }
+  ASSERT_EQ(loops.size(), 3u);
+  const int64_t extents[] = {128, 32, 64};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(loops[i]->kind, tir::ForKind::Serial);
+    EXPECT_EQ(const_value(loops[i]->min), 0);
+    EXPECT_EQ(const_value(loops[i]->extent), extents[i]);
+    EXPECT_EQ(loops[i]->loop_var->dtype, DataType::Int(32));
+  }
+  EXPECT_EQ(loops[0]->loop_var->name, "i");
+
+  const auto* realize = s.as<tir::BlockRealizeNode>();
+  ASSERT_NE(realize, nullptr);
+  EXPECT_TRUE(tir::is_const_int(realize->predicate, 1));
+  const tir::BlockNode& block = *realize->block;
+  EXPECT_EQ(block.name, "C");
+  ASSERT_EQ(block.iter_vars.size(), 3u);
+  const tir::IterKind kinds[] = {tir::IterKind::Spatial, tir::IterKind::Spatial,
+                                 tir::IterKind::Reduce};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(block.iter_vars[i]->kind, kinds[i]);
+    EXPECT_EQ(const_value(block.iter_vars[i]->dom->min), 0);
+    EXPECT_EQ(const_value(block.iter_vars[i]->dom->extent), extents[i]);
+    EXPECT_TRUE(realize->iter_values[i].same_as(loops[i]->loop_var));
+  }
+  EXPECT_EQ(block.iter_vars[2]->var->name, "vk");
+  // T.reads(A[vi, vk], ...): point regions of extent 1 at the block variables.
+  ASSERT_EQ(block.reads.size(), 2u);
+  EXPECT_EQ(block.reads[0]->buffer, a);
+  ASSERT_EQ(block.reads[0]->region.size(), 2u);
+  EXPECT_TRUE(block.reads[0]->region[0]->min.same_as(block.iter_vars[0]->var));
+  EXPECT_TRUE(block.reads[0]->region[1]->min.same_as(block.iter_vars[2]->var));
+  EXPECT_EQ(const_value(block.reads[0]->region[1]->extent), 1);
+  ASSERT_EQ(block.writes.size(), 1u);
+  EXPECT_EQ(block.writes[0]->buffer->name, "C");
+  // T.init() and the update.
+  const auto* init = block.init.as<tir::BufferStoreNode>();
+  ASSERT_NE(init, nullptr);
+  const auto* zero = init->value.as<tir::FloatImmNode>();
+  ASSERT_NE(zero, nullptr);
+  EXPECT_EQ(zero->dtype, DataType::Float(32));
+  EXPECT_EQ(zero->value, 0.0);
+  const auto* update = block.body.as<tir::BufferStoreNode>();
+  ASSERT_NE(update, nullptr);
+  const auto* sum = update->value.as<tir::AddNode>();
+  ASSERT_NE(sum, nullptr);
+  EXPECT_TRUE(sum->a.is<tir::BufferLoadNode>());
+  EXPECT_TRUE(sum->b.is<tir::MulNode>());
+}
+
+TEST(TirParser, SymbolicShapesThroughMatchBuffer) {
+  tir::PrimFunc f = parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add_bias(var_x: T.handle, var_b: T.handle, var_y: T.handle):
+        n = T.int64()
+        m = T.int64(is_size_var=True)
+        x = T.match_buffer(var_x, (n, m))
+        b = T.match_buffer(var_b, (m,), "float16", scope="global")
+        y = T.match_buffer(var_y, (n, m))
+        for i, j in T.grid(n, m):
+            with T.block("y"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                y[vi, vj] = x[vi, vj] + T.Cast("float32", b[vj])
+)",
+                               "add_bias");
+  EXPECT_EQ(f->attrs.find("global_symbol"), nullptr);  // private
+  ASSERT_EQ(f->buffer_map.size(), 3u);
+  const tir::Buffer& x = f->buffer_map[0].second;
+  const tir::Buffer& b = f->buffer_map[1].second;
+  const tir::Buffer& y = f->buffer_map[2].second;
+  EXPECT_TRUE(f->buffer_map[1].first.same_as(f->params[1]));
+  ASSERT_EQ(x->shape.size(), 2u);
+  const auto* n = x->shape[0].as<tir::VarNode>();
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->name, "n");
+  EXPECT_EQ(n->dtype, DataType::Int(64));
+  EXPECT_FALSE(n->is_size_var);
+  EXPECT_TRUE(x->shape[1].as<tir::VarNode>()->is_size_var);
+  // One variable per name: y's and b's dimensions are the very same variables.
+  EXPECT_TRUE(y->shape[0].same_as(x->shape[0]));
+  EXPECT_TRUE(b->shape[0].same_as(x->shape[1]));
+  EXPECT_EQ(x->dtype, DataType::Float(32));  // the default
+  EXPECT_EQ(b->dtype, DataType::Float(16));
+  const auto* loop = root_block(f)->body.as<tir::ForNode>();
+  ASSERT_NE(loop, nullptr);
+  EXPECT_TRUE(loop->extent.same_as(x->shape[0]));
+  EXPECT_EQ(loop->loop_var->dtype, DataType::Int(64));
+  const auto* inner = loop->body.as<tir::ForNode>();
+  ASSERT_NE(inner, nullptr);
+  const auto* block = inner->body.as<tir::BlockRealizeNode>()->block.get();
+  EXPECT_EQ(block->iter_vars[0]->var->dtype, DataType::Int(64));
+  EXPECT_TRUE(block->iter_vars[1]->dom->extent.same_as(x->shape[1]));
+  EXPECT_TRUE(tir::is_const_int(block->iter_vars[1]->dom->min, 0));
+  EXPECT_EQ(block->iter_vars[1]->dom->min->dtype, DataType::Int(64));
+}
+
+TEST(TirParser, LoopKindsAndBounds) {
+  tir::PrimFunc f = parse_func(prim_module("A: T.Buffer((64,), \"float32\"), n: T.int32",
+                                           R"(        for i in T.serial(2, n):
+            A[i] = T.float32(1)
+        for i in T.parallel(16):
+            A[i] = T.float32(2)
+        for i in T.vectorized(4):
+            A[i] = T.float32(3)
+        for i in T.unroll(4):
+            A[i] = T.float32(4)
+        for i in T.thread_binding(32, thread="threadIdx.x"):
+            A[i] = T.float32(5)
+        for i in range(2, 10):
+            A[i] = T.float32(6)
+        for i in T.serial(8, annotations={"pragma_unroll": 1}):
+            A[i] = T.float32(7)
+)"),
+                               "f");
+  ASSERT_EQ(f->params.size(), 2u);
+  EXPECT_EQ(f->params[1]->dtype, DataType::Int(32));
+  EXPECT_EQ(f->buffer_map.size(), 1u);
+  std::vector<tir::Stmt> body = stmts(f->body);  // no blocks: no root block
+  ASSERT_EQ(body.size(), 7u);
+  std::vector<const tir::ForNode*> loops;
+  for (const tir::Stmt& s : body) loops.push_back(s.as<tir::ForNode>());
+  for (const tir::ForNode* loop : loops) ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loops[0]->kind, tir::ForKind::Serial);
+  EXPECT_EQ(loops[1]->kind, tir::ForKind::Parallel);
+  EXPECT_EQ(loops[2]->kind, tir::ForKind::Vectorized);
+  EXPECT_EQ(loops[3]->kind, tir::ForKind::Unrolled);
+  EXPECT_EQ(loops[4]->kind, tir::ForKind::ThreadBinding);
+  EXPECT_EQ(loops[4]->thread_tag, "threadIdx.x");
+  // T.serial(2, n) runs from 2 for n - 2 iterations.
+  EXPECT_EQ(const_value(loops[0]->min), 2);
+  arith::Analyzer analyzer;
+  tir::PrimExpr n = f->params[1];
+  EXPECT_TRUE(analyzer.can_prove_equal(loops[0]->extent, n - 2));
+  EXPECT_EQ(const_value(loops[5]->min), 2);
+  EXPECT_EQ(const_value(loops[5]->extent), 8);
+  EXPECT_EQ(const_value(loops[1]->extent), 16);
+  ASSERT_NE(loops[6]->annotations.find("pragma_unroll"), nullptr);
+  EXPECT_EQ(loops[6]->annotations.find("pragma_unroll")->i, 1);
+  // Each loop has its own variable, though all are named i.
+  EXPECT_FALSE(loops[0]->loop_var.same_as(loops[1]->loop_var));
+  const auto* store = loops[0]->body.as<tir::BufferStoreNode>();
+  ASSERT_NE(store, nullptr);
+  EXPECT_TRUE(store->indices[0].same_as(loops[0]->loop_var));
+}
+
+TEST(TirParser, StatementsOutsideBlocks) {
+  tir::PrimFunc f = parse_func(prim_module("B: T.Buffer((8,), \"int32\"), n: T.int32",
+                                           R"(        k: T.int32 = n * 2
+        counter = T.alloc_buffer((1,), "int32", scope="local")
+        counter[0] = 0
+        while counter[0] < k:
+            counter[0] = counter[0] + 1
+        if n > 3:
+            B[0] = 1
+        else:
+            B[0] = 2
+        T.evaluate(T.call_extern("int32", "debug_print", B[0]))
+)"),
+                               "f");
+  // k: T.int32 = ... is a LetStmt over everything after it; the allocation outside any
+  // block is an Allocate over what follows it.
+  const auto* let = f->body.as<tir::LetStmtNode>();
+  ASSERT_NE(let, nullptr);
+  EXPECT_EQ(let->var->name, "k");
+  EXPECT_EQ(let->var->dtype, DataType::Int(32));
+  EXPECT_TRUE(let->value.is<tir::MulNode>());
+  const auto* alloc = let->body.as<tir::AllocateNode>();
+  ASSERT_NE(alloc, nullptr);
+  EXPECT_EQ(alloc->buffer->name, "counter");
+  EXPECT_EQ(alloc->buffer->scope, "local");
+  EXPECT_EQ(alloc->buffer->dtype, DataType::Int(32));
+  std::vector<tir::Stmt> rest = stmts(alloc->body);
+  ASSERT_EQ(rest.size(), 4u);
+  EXPECT_TRUE(rest[0].is<tir::BufferStoreNode>());
+  const auto* loop = rest[1].as<tir::WhileNode>();
+  ASSERT_NE(loop, nullptr);
+  const auto* cond = loop->condition.as<tir::LTNode>();
+  ASSERT_NE(cond, nullptr);
+  EXPECT_TRUE(cond->b.same_as(let->var));
+  const auto* branch = rest[2].as<tir::IfThenElseNode>();
+  ASSERT_NE(branch, nullptr);
+  EXPECT_TRUE(branch->else_case.is<tir::BufferStoreNode>());
+  const auto* eval = rest[3].as<tir::EvaluateNode>();
+  ASSERT_NE(eval, nullptr);
+  const auto* call = eval->value.as<tir::CallNode>();
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->op, "tir.call_extern");
+  EXPECT_EQ(call->dtype, DataType::Int(32));
+  ASSERT_EQ(call->args.size(), 2u);
+  EXPECT_EQ(call->args[0].as<tir::StringImmNode>()->value, "debug_print");
+  EXPECT_TRUE(call->args[1].is<tir::BufferLoadNode>());
+}
+
+TEST(TirParser, ExpressionsAndLiteralTypes) {
+  tir::PrimFunc f =
+      parse_func(prim_module("A: T.Buffer((64,), \"float32\"), H: T.Buffer((4,), \"float16\"), "
+                             "L: T.Buffer((4,), \"int64\"), n: T.int32",
+                             R"(        A[0] = T.Cast("float32", n)
+        A[1] = T.Select(n < 2, T.float32(0), A[2])
+        A[T.Ramp(4, 1, 4)] = T.Broadcast(T.float32(0), 4)
+        L[0] = T.int64(4) + T.Cast("int64", n) // 4 + T.truncdiv(T.int64(7), 2)
+        L[1] = 3000000000
+        H[0] = 1.5
+        A[2] = -A[3]
+        A[3] = T.exp(A[4]) + T.if_then_else(not (n > 3) or n != 4, A[5], 2.0)
+        A[4] = T.float32("inf")
+        A[5] = T.pow(A[6], 2)
+        L[2] = T.Cast("int64", n % 3 + T.truncmod(n, 3) + T.min(n, 8) * T.max(n, 2))
+)"),
+                 "f");
+  std::vector<tir::Stmt> body = stmts(f->body);
+  ASSERT_EQ(body.size(), 11u);
+  auto value = [&](size_t i) { return body[i].as<tir::BufferStoreNode>()->value; };
+  EXPECT_TRUE(value(0).is<tir::CastNode>());
+  EXPECT_EQ(value(0)->dtype, DataType::Float(32));
+  const auto* select = value(1).as<tir::SelectNode>();
+  ASSERT_NE(select, nullptr);
+  EXPECT_TRUE(select->condition.is<tir::LTNode>());
+  EXPECT_EQ(select->condition->dtype, DataType::Bool());
+  // A vector store: a Ramp index and a Broadcast value of 4 lanes.
+  const auto* vector_store = body[2].as<tir::BufferStoreNode>();
+  EXPECT_EQ(vector_store->indices[0]->dtype, DataType::Int(32, 4));
+  EXPECT_EQ(vector_store->value->dtype, DataType::Float(32, 4));
+  // int64 throughout: the literals 4 and 2 take the type of the other operand.
+  const auto* sum = value(3).as<tir::AddNode>();
+  ASSERT_NE(sum, nullptr);
+  const auto* div = sum->b.as<tir::DivNode>();
+  ASSERT_NE(div, nullptr);
+  EXPECT_EQ(div->b->dtype, DataType::Int(64));
+  const auto* floordiv = sum->a.as<tir::AddNode>()->b.as<tir::FloorDivNode>();
+  ASSERT_NE(floordiv, nullptr);
+  EXPECT_EQ(floordiv->b->dtype, DataType::Int(64));
+  EXPECT_EQ(sum->dtype, DataType::Int(64));
+  // A literal too large for int32 is int64.
+  const auto* big = value(4).as<tir::IntImmNode>();
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(big->dtype, DataType::Int(64));
+  EXPECT_EQ(big->value, 3000000000);
+  // A float literal stored into a float16 buffer is a float16 immediate.
+  const auto* half = value(5).as<tir::FloatImmNode>();
+  ASSERT_NE(half, nullptr);
+  EXPECT_EQ(half->dtype, DataType::Float(16));
+  EXPECT_EQ(half->value, 1.5);
+  // -x is 0 - x.
+  const auto* neg = value(6).as<tir::SubNode>();
+  ASSERT_NE(neg, nullptr);
+  EXPECT_TRUE(tir::is_const_int(neg->a, 0) || neg->a.as<tir::FloatImmNode>()->value == 0.0);
+  const auto* intrinsics = value(7).as<tir::AddNode>();
+  ASSERT_NE(intrinsics, nullptr);
+  EXPECT_EQ(intrinsics->a.as<tir::CallNode>()->op, "tir.exp");
+  const auto* ite = intrinsics->b.as<tir::CallNode>();
+  ASSERT_NE(ite, nullptr);
+  EXPECT_EQ(ite->op, "tir.if_then_else");
+  EXPECT_TRUE(ite->args[0].is<tir::OrNode>());
+  EXPECT_TRUE(ite->args[0].as<tir::OrNode>()->a.is<tir::NotNode>());
+  EXPECT_EQ(ite->args[2].as<tir::FloatImmNode>()->dtype, DataType::Float(32));
+  EXPECT_TRUE(std::isinf(value(8).as<tir::FloatImmNode>()->value));
+  const auto* pow = value(9).as<tir::CallNode>();
+  ASSERT_NE(pow, nullptr);
+  EXPECT_EQ(pow->op, "tir.pow");
+  EXPECT_EQ(pow->args[1]->dtype, DataType::Float(32));  // the literal 2 follows A[6]
+  const auto* cast = value(10).as<tir::CastNode>();
+  ASSERT_NE(cast, nullptr);
+  const auto* parts = cast->value.as<tir::AddNode>();
+  ASSERT_NE(parts, nullptr);
+  EXPECT_TRUE(parts->b.is<tir::MulNode>());
+  EXPECT_TRUE(parts->b.as<tir::MulNode>()->a.is<tir::MinNode>());
+  EXPECT_TRUE(parts->a.as<tir::AddNode>()->a.is<tir::FloorModNode>());
+  EXPECT_TRUE(parts->a.as<tir::AddNode>()->b.is<tir::ModNode>());
+}
+
+TEST(TirParser, BlockHeadersAndBuffers) {
+  tir::PrimFunc f = parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((16, 64), "float32"), S: T.Buffer((16,), "float32")):
+        partial = T.alloc_buffer((16, 8), scope="shared")
+        for b in T.thread_binding(16, thread="blockIdx.x"):
+            for t in range(8):
+                with T.sblock("partial"):
+                    vb = T.axis.spatial(16, b)
+                    vt = T.axis.spatial((0, 8), t)
+                    T.where(b * 8 + t < 128)
+                    T.reads(A[vb, vt * 8:vt * 8 + 8])
+                    T.writes(partial[vb, vt])
+                    T.block_attr({"meta_schedule.unroll_explicit": 16, "flag": True})
+                    A_row = T.match_buffer(A[vb, vt * 8:vt * 8 + 8], (8,))
+                    acc = T.alloc_buffer((1,), scope="local")
+                    acc[0] = T.float32(0)
+                    for k in range(8):
+                        acc[0] = acc[0] + A_row[k]
+                    partial[vb, vt] = acc[0]
+            for t in range(8):
+                with T.block("S"):
+                    vb = T.axis.S(16, b)
+                    vt = T.axis.reduce(8, t)
+                    T.reads(partial[vb, 0:8])
+                    T.writes(S[vb])
+                    with T.init():
+                        S[vb] = T.float32(0)
+                    S[vb] = S[vb] + partial[vb, vt]
+)",
+                               "f");
+  const tir::BlockNode* root = root_block(f);
+  ASSERT_NE(root, nullptr);
+  // The function-level allocation belongs to the root block.
+  ASSERT_EQ(root->alloc_buffers.size(), 1u);
+  const tir::Buffer& partial = root->alloc_buffers[0];
+  EXPECT_EQ(partial->name, "partial");
+  EXPECT_EQ(partial->scope, "shared");
+  const auto* outer = root->body.as<tir::ForNode>();
+  ASSERT_NE(outer, nullptr);
+  EXPECT_EQ(outer->thread_tag, "blockIdx.x");
+  std::vector<tir::Stmt> inner = stmts(outer->body);
+  ASSERT_EQ(inner.size(), 2u);
+  const auto* realize = inner[0].as<tir::ForNode>()->body.as<tir::BlockRealizeNode>();
+  ASSERT_NE(realize, nullptr);
+  const tir::BlockNode& block = *realize->block;
+  EXPECT_EQ(block.name, "partial");  // T.sblock is T.block
+  EXPECT_TRUE(realize->predicate.is<tir::LTNode>());
+  // T.axis.spatial((0, 8), t): a domain given as (begin, end).
+  EXPECT_EQ(const_value(block.iter_vars[1]->dom->extent), 8);
+  // A[vb, vt * 8:vt * 8 + 8]: the extent of the slice is 8.
+  ASSERT_EQ(block.reads.size(), 1u);
+  EXPECT_EQ(const_value(block.reads[0]->region[1]->extent), 8);
+  EXPECT_TRUE(block.reads[0]->region[1]->min.is<tir::MulNode>());
+  ASSERT_EQ(block.annotations.entries().size(), 2u);
+  EXPECT_EQ(block.annotations.entries()[0].first, "flag");
+  EXPECT_EQ(block.annotations.find("meta_schedule.unroll_explicit")->i, 16);
+  ASSERT_EQ(block.match_buffers.size(), 1u);
+  EXPECT_EQ(block.match_buffers[0]->buffer->name, "A_row");
+  EXPECT_EQ(block.match_buffers[0]->source->buffer->name, "A");
+  ASSERT_EQ(block.alloc_buffers.size(), 1u);
+  EXPECT_EQ(block.alloc_buffers[0]->scope, "local");
+  // A_row[k] inside the block loads from the matched buffer.
+  std::vector<tir::Stmt> block_body = stmts(block.body);
+  ASSERT_EQ(block_body.size(), 3u);
+  const auto* k_loop = block_body[1].as<tir::ForNode>();
+  ASSERT_NE(k_loop, nullptr);
+  const auto* acc_update = k_loop->body.as<tir::BufferStoreNode>()->value.as<tir::AddNode>();
+  EXPECT_EQ(acc_update->b.as<tir::BufferLoadNode>()->buffer, block.match_buffers[0]->buffer);
+
+  const auto* reduce = inner[1].as<tir::ForNode>()->body.as<tir::BlockRealizeNode>();
+  ASSERT_NE(reduce, nullptr);
+  EXPECT_EQ(reduce->block->iter_vars[0]->kind, tir::IterKind::Spatial);
+  EXPECT_EQ(reduce->block->iter_vars[1]->kind, tir::IterKind::Reduce);
+  EXPECT_TRUE(reduce->block->init.defined());
+  EXPECT_EQ(reduce->block->reads[0]->buffer, partial);
+}
+
+TEST(TirParser, ExplicitRootBlockIsNotWrappedAgain) {
+  tir::PrimFunc f =
+      parse_func(prim_module("A: T.Buffer((4,), \"float32\")", R"(        with T.block("root"):
+            B = T.alloc_buffer((4,))
+            for i in range(4):
+                with T.block("B"):
+                    vi = T.axis.spatial(4, i)
+                    B[vi] = A[vi]
+)"),
+                 "f");
+  const tir::BlockNode* root = root_block(f);
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->name, "root");
+  ASSERT_EQ(root->alloc_buffers.size(), 1u);
+  EXPECT_TRUE(root->body.is<tir::ForNode>());
+}
+
+TEST(TirParser, EquivalentSpellingsBuildEqualFunctions) {
+  // T.grid is nested serial loops; T.axis.remap is T.axis.spatial/reduce over the loops.
+  std::string a = prim_module("A: T.Buffer((4, 8), \"float32\"), B: T.Buffer((4,), \"float32\")",
+                              R"(        for i, k in T.grid(4, 8):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                B[vi] = B[vi] + A[vi, vk]
+)");
+  std::string b = prim_module("X: T.Buffer((4, 8), \"float32\"), Y: T.Buffer((4,), \"float32\")",
+                              R"(        for p in range(4):
+            for q in T.serial(0, 8):
+                with T.sblock("B"):
+                    vp = T.axis.spatial(4, p)
+                    vq = T.axis.reduce(8, q)
+                    Y[vp] = Y[vp] + X[vp, vq]
+)");
+  EXPECT_EQ(structural_mismatch(parse_func(a, "f"), parse_func(b, "f")), std::nullopt);
+}
+
+TEST(TirParserErrors, UnknownFunctionsAndNames) {
+  EXPECT_EQ(
+      error_of(prim_module("A: T.Buffer((4,), \"float32\")", "        A[0] = T.expp(A[1])\n")),
+      "5:16: unknown TensorIR function 'T.expp'");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")", "        A[0] = A[j]\n")),
+            "5:18: unknown name 'j'");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")",
+                                 "        for i in T.loop(4):\n            A[i] = 0.0\n")),
+            "5:18: unknown loop kind 'T.loop'");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")",
+                                 "        with T.blok(\"b\"):\n            pass\n")),
+            "5:14: unknown context 'T.blok'; TensorIR has 'with T.block(...)' and 'with T.init()'");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")", "        A[0] = A\n")),
+            "5:16: buffer 'A' is not a scalar; index it, as in A[i]");
+}
+
+TEST(TirParserErrors, ArgumentCountsAndKeywords) {
+  const std::string params = "A: T.Buffer((4,), \"float32\")";
+  EXPECT_EQ(error_of(prim_module(
+                params, "        with T.block(\"b\"):\n            vi = T.axis.spatial(4)\n")),
+            "6:18: T.axis.spatial is missing argument 'binding'");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.exp(A[1], A[2])\n")),
+            "5:16: T.exp takes 1 argument, got 2");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.Select(A[1] > 0.0, A[1])\n")),
+            "5:16: T.Select is missing argument 'false_value'");
+  EXPECT_EQ(error_of(prim_module(
+                params, "        for i in T.serial(4, step=2):\n            A[i] = 0.0\n")),
+            "5:30: T.serial got an unknown keyword argument 'step'");
+  EXPECT_EQ(error_of(prim_module(params,
+                                 "        for i in range(0, 4, 1, 2):\n            A[i] = 0.0\n")),
+            "5:33: range takes at most 3 arguments (start, stop, step), got 4");
+  EXPECT_EQ(error_of(prim_module(params, "        B = T.alloc_buffer((4,), dtyp=\"int32\")\n")),
+            "5:34: T.alloc_buffer got an unknown keyword argument 'dtyp'");
+  EXPECT_EQ(
+      error_of(prim_module(params, "        for i, j in T.grid(4):\n            A[i] = 0.0\n")),
+      "5:13: T.grid has 1 extent(s) but 2 loop variable(s)");
+}
+
+TEST(TirParserErrors, TypesAndAnnotations) {
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"flaot32\")", "        A[0] = 0.0\n")),
+            "4:29: unknown data type 'flaot32'");
+  EXPECT_EQ(error_of(prim_module("A", "        pass\n")),
+            "4:11: parameter 'A' needs a type: T.handle, T.Buffer(shape, dtype) or a scalar type "
+            "such as T.int32");
+  EXPECT_EQ(error_of(prim_module("A: T.Tensor", "        pass\n")),
+            "4:14: unsupported parameter type; expected T.handle, T.Buffer(shape, dtype) or a "
+            "scalar type such as T.int32");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"int32\")",
+                                 "        B[0] = A[0]\n")),
+            "5:16: cannot store a value of type float32 into buffer 'B' of type int32");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\"), B: T.Buffer((4,), \"int32\")",
+                                 "        A[0] = A[1] + B[1]\n")),
+            "5:21: operands of '+' have different types: float32 and int32 (use T.Cast to convert "
+            "one)");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4, 4), \"float32\")", "        A[0] = 0.0\n")),
+            "5:9: buffer 'A' has 2 dimension(s), indexed with 1");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")",
+                                 "        if 1:\n            A[0] = 0.0\n")),
+            "5:12: the condition of 'if' must be a bool expression, got int32");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")", "        x: T.int32 = 1.5\n")),
+            "5:22: the value has type float32, but 'x' is declared int32");
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")", "        A[0] = T.exp(1)\n")),
+            "5:22: T.exp needs a floating-point argument, got int32");
+}
+
+TEST(TirParserErrors, BlockStructure) {
+  const std::string params = "A: T.Buffer((4,), \"float32\")";
+  EXPECT_EQ(error_of(prim_module(params, "        T.reads(A[0])\n")),
+            "5:9: T.reads is only allowed inside a block");
+  EXPECT_EQ(error_of(prim_module(params,
+                                 "        for i in range(4):\n            with T.block(\"b\"):\n"
+                                 "                vi, vj = T.axis.remap(\"SS\", [i, i + 1])\n")),
+            "7:49: T.axis.remap binds only loop variables");
+  EXPECT_EQ(error_of(prim_module(params,
+                                 "        for i in range(4):\n            with T.block(\"b\"):\n"
+                                 "                vi = T.axis.remap(\"SX\", [i])\n")),
+            "7:22: T.axis.remap binds 1 name(s) with 2 kind(s) and 1 loop variable(s); the three "
+            "must agree");
+  EXPECT_EQ(error_of(prim_module(params,
+                                 "        for i in range(4):\n            with T.block(\"b\"):\n"
+                                 "                vi = T.axis.remap(\"X\", [i])\n")),
+            "7:35: unknown iteration kind 'X' (expected S or R)");
+  EXPECT_EQ(error_of(prim_module(params,
+                                 "        with T.block(\"b\"):\n            with T.init():\n"
+                                 "                A[0] = 0.0\n            with T.init():\n"
+                                 "                A[0] = 0.0\n")),
+            "8:13: T.init given twice in one block");
+  EXPECT_EQ(error_of(prim_module("x: T.handle",
+                                 "        for i in range(4):\n"
+                                 "            A = T.match_buffer(x, (4,))\n")),
+            "6:17: T.match_buffer of a parameter must be a statement of the function body");
+  EXPECT_EQ(error_of(prim_module("n: T.int32", "        B = T.match_buffer(n, (4,))\n")),
+            "5:28: T.match_buffer outside a block needs a T.handle parameter of the function");
+  EXPECT_EQ(error_of(prim_module(params, "        B = T.match_buffer(A, (4,))\n")),
+            "5:28: parameter 'A' is already matched to a buffer");
+  EXPECT_EQ(error_of(prim_module(params, "        T.alloc_buffer((4,))\n")),
+            "5:9: the result of T.alloc_buffer must be assigned to a name");
+}
+
+}  // namespace
+}  // namespace relaxc
