@@ -8,8 +8,8 @@ build="$root/build-release"
 jobs=${RELAXC_JOBS:-$(nproc)}
 
 "$root/scripts/setup.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRELAXC_BENCH=OFF >/dev/null
-ninja -C "$build" -j "$jobs" relaxc
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$build" -j "$jobs" --quiet relaxc
 
 status=0
 for example in "$root"/examples/*.py; do

@@ -99,9 +99,11 @@ int64_t HostTensor::element_as_int(int64_t i) const {
   bool is_signed = dtype.is_int();
   switch (dtype.bits()) {
     case 1:
-    case 8: return is_signed ? load<int8_t>(p) : load<uint8_t>(p);
-    case 16: return is_signed ? load<int16_t>(p) : load<uint16_t>(p);
-    case 32: return is_signed ? load<int32_t>(p) : load<uint32_t>(p);
+    // Each arm converts to int64 on its own: a ?: over int32 and uint32 would convert
+    // the signed value to unsigned first.
+    case 8: return is_signed ? int64_t{load<int8_t>(p)} : int64_t{load<uint8_t>(p)};
+    case 16: return is_signed ? int64_t{load<int16_t>(p)} : int64_t{load<uint16_t>(p)};
+    case 32: return is_signed ? int64_t{load<int32_t>(p)} : int64_t{load<uint32_t>(p)};
     case 64: return load<int64_t>(p);
     default: RELAXC_UNREACHABLE() << "bad integer width " << dtype.bits();
   }

@@ -5,25 +5,40 @@
 
 namespace relaxc {
 
+namespace {
+
+// Set once this thread's queue is destroyed: nodes that static objects release during
+// exit are then deleted directly. A plain bool has no destructor, so reading it stays
+// valid after the queue is gone.
+thread_local bool queue_destroyed = false;
+
+struct DeletionQueue {
+  std::vector<const Object*> pending;
+  bool deleting = false;
+  ~DeletionQueue() { queue_destroyed = true; }
+};
+
+thread_local DeletionQueue queue;
+
+}  // namespace
+
 void destroy_node(const Object* node) {
-  // Deliberately never freed: nodes held by static objects are released during exit,
-  // possibly after this thread's thread_local objects with destructors are gone, so
-  // the queue must have no destructor of its own.
-  thread_local std::vector<const Object*>* pending = nullptr;
-  thread_local bool deleting = false;
-  if (deleting) {
-    if (pending == nullptr) pending = new std::vector<const Object*>();
-    pending->push_back(node);
+  if (queue_destroyed) {
+    delete node;
     return;
   }
-  deleting = true;
+  if (queue.deleting) {
+    queue.pending.push_back(node);
+    return;
+  }
+  queue.deleting = true;
   delete node;
-  while (pending != nullptr && !pending->empty()) {
-    const Object* next = pending->back();
-    pending->pop_back();
+  while (!queue.pending.empty()) {
+    const Object* next = queue.pending.back();
+    queue.pending.pop_back();
     delete next;
   }
-  deleting = false;
+  queue.deleting = false;
 }
 
 }  // namespace relaxc

@@ -110,7 +110,7 @@ class Lexer {
         skip_comment();
       } else if (c == '\n') {
         if (brackets_.empty() && !expression_mode_) {
-          push_simple(TokenKind::Newline, "", here());
+          push_simple(TokenKind::Newline, "", end_of_line());
           at_line_start = true;
         }
         newline();
@@ -131,13 +131,13 @@ class Lexer {
       user_error(brackets_.back().span) << "'" << brackets_.back().c << "' was never closed";
     }
     if (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline) {
-      push_simple(TokenKind::Newline, "", here());
+      push_simple(TokenKind::Newline, "", end_of_line());
     }
     while (indents_.size() > 1) {
       indents_.pop_back();
-      push_simple(TokenKind::Dedent, "", here());
+      push_simple(TokenKind::Dedent, "", end_of_line());
     }
-    push_simple(TokenKind::End, "", here());
+    push_simple(TokenKind::End, "", end_of_line());
     return std::move(tokens_);
   }
 
@@ -149,6 +149,12 @@ class Lexer {
     return Span{in_.file, in_.line + line_offset, col};
   }
   Span here() const { return span_at(line_, line_start_, pos_); }
+  // The end of the current line: here, or on the '\r' of a "\r\n" line end (the text
+  // of a line ends before it).
+  Span end_of_line() const {
+    bool after_cr = pos_ > line_start_ && text_[pos_ - 1] == '\r';
+    return span_at(line_, line_start_, after_cr ? pos_ - 1 : pos_);
+  }
   // The span of any offset (for errors found before the main pass).
   Span span_of_offset(size_t offset) const {
     uint32_t line = 0;
@@ -260,8 +266,11 @@ class Lexer {
     while (pos_ < text_.size() && is_ident_char(text_[pos_])) advance(1);
     std::string_view word = text_.substr(start, pos_ - start);
     if (peek() == '"' || peek() == '\'') {
-      if (word == "r" || word == "R") return lex_string(/*raw=*/true, span);
-      if (word == "u" || word == "U") return lex_string(/*raw=*/false, span);
+      if (word == "r" || word == "R" || word == "u" || word == "U") {
+        lex_string(/*raw=*/word == "r" || word == "R", span);
+        tokens_.back().verbatim = false;  // the span starts at the prefix, not the quote
+        return;
+      }
       if (word.size() <= 2) {
         user_error(span) << "string prefix '" << word << "' is not supported";
       }
@@ -318,8 +327,10 @@ class Lexer {
       double value = 0;
       auto [ptr, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), value);
       if (ec == std::errc::result_out_of_range) {
-        value = std::numeric_limits<double>::infinity();
-      } else if (ec != std::errc() || ptr != clean.data() + clean.size()) {
+        // Python would read infinity; the text format spells it T.float32("inf").
+        user_error(span) << "float literal " << spelled << " is out of range";
+      }
+      if (ec != std::errc() || ptr != clean.data() + clean.size()) {
         user_error(span) << "invalid number literal";
       }
       t.float_value = value;

@@ -142,9 +142,14 @@ class PrimExprParser {
   Scope& scope_;
 };
 
+// Whether the integer `value` is a value of `dtype` (any value is one of a float type).
+bool literal_fits(int64_t value, DataType dtype);
 // A literal converted to `dtype` (the type of the other operand or of the buffer it is
-// stored in); other expressions are returned as they are.
+// stored in) when its value is one of `dtype`; anything else is returned as it is.
 tir::PrimExpr convert_literal(const tir::PrimExpr& e, DataType dtype);
+// Brings the operands of `op` to one type by converting a literal; a UserError at `span`
+// if they still differ.
+void match_operand_types(tir::PrimExpr& a, tir::PrimExpr& b, const std::string& op, Span span);
 
 // ---------------------------------------------------------------- Functions
 
@@ -160,6 +165,10 @@ std::string decorator_name(const PyFunctionDef& def);
 // `pure`; `check_well_formed` is accepted and has no effect (checking is a separate
 // step here).
 DecoratorFlags parse_decorator(const PyFunctionDef& def, const std::string& name);
+
+// Fills in the regions a block's text leaves out: its reads (if `reads`) and writes (if
+// `writes`), from the accesses in its init and body (tir_parser_regions.cc).
+void complete_block_regions(tir::BlockNode* block, bool reads, bool writes);
 
 // Builds a TensorIR function from its definition (decorated with T.prim_func); it
 // gets the attribute `global_symbol` unless the decorator says private=True.

@@ -43,11 +43,22 @@ void require_bool(const tir::PrimExpr& e, Span span, const std::string& what) {
 
 }  // namespace
 
+bool literal_fits(int64_t value, DataType dtype) {
+  if (dtype.is_float()) return true;
+  if (dtype.is_bool()) return value == 0 || value == 1;
+  if (!dtype.is_integer()) return false;
+  int bits = dtype.bits();
+  if (dtype.is_int()) {
+    return bits >= 64 ||
+           (value >= -(int64_t{1} << (bits - 1)) && value < (int64_t{1} << (bits - 1)));
+  }
+  return value >= 0 && (bits >= 64 || value < (int64_t{1} << bits));
+}
+
 tir::PrimExpr convert_literal(const tir::PrimExpr& e, DataType dtype) {
   if (e->dtype == dtype || dtype.lanes() != e->dtype.lanes()) return e;
-  if (!dtype.is_integer() && !dtype.is_float()) return e;
   if (const auto* i = e.as<tir::IntImmNode>()) {
-    if (dtype.is_bool() && i->value != 0 && i->value != 1) return e;
+    if (!literal_fits(i->value, dtype)) return e;
     return dtype.is_float() ? tir::float_imm(dtype, static_cast<double>(i->value), e->span)
                             : tir::int_imm(dtype, i->value, e->span);
   }
@@ -55,6 +66,23 @@ tir::PrimExpr convert_literal(const tir::PrimExpr& e, DataType dtype) {
     if (dtype.is_float()) return tir::float_imm(dtype, f->value, e->span);
   }
   return e;
+}
+
+void match_operand_types(tir::PrimExpr& a, tir::PrimExpr& b, const std::string& op, Span span) {
+  if (a->dtype == b->dtype) return;
+  // A literal takes the other operand's type (an int32 literal when both are literals).
+  bool a_literal = is_imm(a), b_literal = is_imm(b);
+  if (a_literal && (!b_literal || a->dtype == DataType::Int(32))) {
+    a = convert_literal(a, b->dtype);
+  } else if (b_literal) {
+    b = convert_literal(b, a->dtype);
+  }
+  // What remains is an error here rather than a narrowing conversion in the tir
+  // constructors (a float literal truncated to an integer, 300 as an int8).
+  if (a->dtype != b->dtype) {
+    user_error(span) << "operands of '" << op << "' have different types: " << a->dtype.str()
+                     << " and " << b->dtype.str() << " (use T.Cast to convert one)";
+  }
 }
 
 tir::PrimExpr PrimExprParser::parse(const PyExpr& e, const PrimExprContext& ctx) {
@@ -88,6 +116,7 @@ tir::PrimExpr PrimExprParser::parse(const PyExpr& e, const PrimExprContext& ctx)
       for (size_t i = 1; i < op.operands.size(); ++i) {
         tir::PrimExpr rhs = parse(*op.operands[i], ctx);
         Span span = i - 1 < op.op_spans.size() ? op.op_spans[i - 1] : e.span;
+        match_operand_types(acc, rhs, op.op, span);
         acc = op.op == "and" ? tir::logical_and(acc, rhs, span) : tir::logical_or(acc, rhs, span);
       }
       return acc;
@@ -193,6 +222,7 @@ tir::PrimExpr PrimExprParser::parse_binary(const PyBinary& b, const PrimExprCont
       user_error(b.op_span) << "operator '" << b.op << "' cannot take a handle operand";
     }
   }
+  match_operand_types(lhs, rhs, b.op, b.op_span);
   return tir::binary(it->second, lhs, rhs, b.op_span);
 }
 
@@ -209,7 +239,9 @@ tir::PrimExpr PrimExprParser::parse_compare(const PyCompare& c, const PrimExprCo
                                 << "' is not supported in TensorIR expressions";
     }
     tir::PrimExpr rhs = parse(*c.operands[i + 1], ctx);
-    tir::PrimExpr cmp = tir::binary(it->second, lhs, rhs, c.op_spans[i]);
+    tir::PrimExpr left = lhs;
+    match_operand_types(left, rhs, c.ops[i], c.op_spans[i]);
+    tir::PrimExpr cmp = tir::binary(it->second, left, rhs, c.op_spans[i]);
     // a < b < c means a < b and b < c.
     result = result.defined() ? tir::logical_and(result, cmp, c.op_spans[i]) : cmp;
     lhs = rhs;
@@ -274,8 +306,7 @@ tir::BufferRegion PrimExprParser::region(const PyExpr& e) {
     DataType dtype = shape[i]->dtype;
     tir::PrimExpr lower = slice->lower ? parse(*slice->lower) : tir::make_const(dtype, 0);
     tir::PrimExpr upper = slice->upper ? parse(*slice->upper) : shape[i];
-    lower = convert_literal(lower, upper->dtype);
-    upper = convert_literal(upper, lower->dtype);
+    match_operand_types(lower, upper, ":", index.span);
     tir::PrimExpr extent = is_imm(lower) && tir::is_const_int(lower, 0)
                                ? upper
                                : arith::simplify(tir::sub(upper, lower, index.span));
@@ -330,8 +361,8 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
       if (!is_int)
         return tir::cast(*dtype, tir::float_imm(DataType::Float(32), *number), call.span);
       int64_t v = expect_int(value, c);
-      if (dtype->is_bool() && v != 0 && v != 1)
-        user_error(value.span) << "T.bool takes True or False";
+      if (!literal_fits(v, *dtype))
+        user_error(value.span) << v << " does not fit in " << dtype->str();
       return tir::int_imm(*dtype, v, call.span);
     }
     tir::PrimExpr x = operand(&value);
@@ -351,7 +382,9 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
     auto args = bind_arguments(call, c, {"condition", "true_value", "false_value"}, 3);
     tir::PrimExpr cond = operand(args[0]);
     require_bool(cond, args[0]->span, "the condition of T.Select");
-    return tir::select(cond, operand(args[1]), operand(args[2]), call.span);
+    tir::PrimExpr true_value = operand(args[1]), false_value = operand(args[2]);
+    match_operand_types(true_value, false_value, c, call.span);
+    return tir::select(cond, true_value, false_value, call.span);
   }
   if (fn == "Ramp" || fn == "Broadcast") {
     bool ramp = fn == "Ramp";
@@ -363,7 +396,9 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
     int64_t lanes = expect_int(*lanes_arg, "the lanes of " + c);
     if (lanes < 1 || lanes > 65535) user_error(lanes_arg->span) << "lanes must be in [1, 65535]";
     if (ramp) {
-      return tir::ramp(operand(args[0]), operand(args[1]), static_cast<int>(lanes), call.span);
+      tir::PrimExpr base = operand(args[0]), stride = operand(args[1]);
+      match_operand_types(base, stride, c, call.span);
+      return tir::ramp(base, stride, static_cast<int>(lanes), call.span);
     }
     return tir::broadcast(operand(args[0]), static_cast<int>(lanes), call.span);
   }
@@ -384,7 +419,9 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
       {"And", NodeKind::TirAnd},           {"Or", NodeKind::TirOr}};
   if (auto it = kBinaryFunctions.find(fn); it != kBinaryFunctions.end()) {
     auto args = bind_arguments(call, c, {"a", "b"}, 2);
-    return tir::binary(it->second, operand(args[0]), operand(args[1]), call.span);
+    tir::PrimExpr a = operand(args[0]), b = operand(args[1]);
+    match_operand_types(a, b, c, call.span);
+    return tir::binary(it->second, a, b, call.span);
   }
   if (fn == "Not") {
     auto args = bind_arguments(call, c, {"a"}, 1);

@@ -555,8 +555,7 @@ class PrimFuncBuilder {
     if (bounds != nullptr) {
       if (bounds->size() != 2) user_error(dom.span) << "a domain is an extent or (begin, end)";
       min = convert_literal(exprs_.parse(*(*bounds)[0]), dtype);
-      tir::PrimExpr end = convert_literal(exprs_.parse(*(*bounds)[1]), dtype);
-      extent = tir::is_const_int(min, 0) ? end : arith::simplify(tir::sub(end, min, dom.span));
+      extent = convert_literal(exprs_.parse(*(*bounds)[1]), dtype);  // the end, for now
     } else {
       extent = convert_literal(exprs_.parse(dom), dtype);
     }
@@ -564,6 +563,9 @@ class PrimFuncBuilder {
       user_error(dom.span) << "the domain of '" << name.id << "' is "
                            << (min->dtype != dtype ? min->dtype : extent->dtype).str()
                            << " but its binding is " << dtype.str();
+    }
+    if (bounds != nullptr && !tir::is_const_int(min, 0)) {
+      extent = arith::simplify(tir::sub(extent, min, dom.span));
     }
     add_iter_var(block, name, tir::range(min, extent), kind->second, binding);
   }
@@ -756,7 +758,11 @@ class PrimFuncBuilder {
     blocks_.push_back(&frame);
     tir::Stmt body = parse_nested_body(w.body, w.span);
     blocks_.pop_back();
+    // A root block written out lists no regions; other blocks get the ones left out.
+    bool root = name == "root" && frame.iter_vars.empty() &&
+                (blocks_.empty() || (blocks_.size() == 1 && blocks_[0]->implicit_root));
     auto* block = make_node<tir::BlockNode>();
+    tir::Block owner(block);
     block->name = std::move(name);
     block->span = w.span;
     block->iter_vars = std::move(frame.iter_vars);
@@ -767,8 +773,8 @@ class PrimFuncBuilder {
     block->alloc_buffers = std::move(frame.alloc_buffers);
     block->match_buffers = std::move(frame.match_buffers);
     block->annotations = std::move(frame.annotations);
-    emit(items, tir::block_realize(std::move(frame.iter_values), frame.predicate, tir::Block(block),
-                                   w.span));
+    if (!root) complete_block_regions(block, !frame.has_reads, !frame.has_writes);
+    emit(items, tir::block_realize(std::move(frame.iter_values), frame.predicate, owner, w.span));
   }
 
   // The body of a function with blocks, inside its root block; a body that already is

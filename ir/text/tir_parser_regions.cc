@@ -128,7 +128,8 @@ class RegionCollector : public tir::Visitor {
       region.clear();
       for (const tir::Range& r : source->region) {
         std::optional<Interval> lo = bound(r->min), hi = bound(r->min + r->extent - 1);
-        region.push_back(lo && hi ? std::optional<Interval>(Interval{lo->lo, hi->hi}) : std::nullopt);
+        region.push_back(lo && hi ? std::optional<Interval>(Interval{lo->lo, hi->hi})
+                                  : std::nullopt);
       }
       return record(accesses, source->buffer, std::move(region));
     }
@@ -145,7 +146,7 @@ class RegionCollector : public tir::Visitor {
   std::optional<Interval> join(const std::optional<Interval>& a, const std::optional<Interval>& b) {
     if (!a || !b) return std::nullopt;
     auto pick = [&](const tir::PrimExpr& x, const tir::PrimExpr& y, bool lower) {
-      if (!structural_mismatch(x, y)) return x;
+      if (structural_equal(x, y)) return x;
       if (analyzer_.can_prove(lower ? tir::le(x, y) : tir::ge(x, y))) return x;
       if (analyzer_.can_prove(lower ? tir::le(y, x) : tir::ge(y, x))) return y;
       return arith::simplify(lower ? tir::min(x, y) : tir::max(x, y));
@@ -177,8 +178,8 @@ class RegionCollector : public tir::Visitor {
       if (it == intervals_.end()) return std::nullopt;
       return it->second;
     }
-    auto both = [&](const tir::PrimExpr& a, const tir::PrimExpr& b)
-        -> std::optional<std::pair<Interval, Interval>> {
+    auto both = [&](const tir::PrimExpr& a,
+                    const tir::PrimExpr& b) -> std::optional<std::pair<Interval, Interval>> {
       std::optional<Interval> x = bound_uses(a), y = bound_uses(b);
       if (!x || !y) return std::nullopt;
       return std::make_pair(*x, *y);
@@ -245,10 +246,11 @@ std::vector<tir::BufferRegion> to_regions(const std::vector<Access>& accesses) {
     node->buffer = access.buffer;
     const std::vector<tir::PrimExpr>& shape = access.buffer->shape;
     for (size_t i = 0; i < shape.size(); ++i) {
-      const std::optional<Interval>& dim = i < access.region.size() ? access.region[i] : std::nullopt;
+      const std::optional<Interval>& dim =
+          i < access.region.size() ? access.region[i] : std::nullopt;
       if (!dim) {
         node->region.push_back(tir::range(tir::make_const(shape[i]->dtype, 0), shape[i]));
-      } else if (!structural_mismatch(dim->lo, dim->hi)) {
+      } else if (structural_equal(dim->lo, dim->hi)) {
         node->region.push_back(tir::range(dim->lo, tir::make_const(dim->lo->dtype, 1)));
       } else {
         node->region.push_back(tir::range(dim->lo, arith::simplify(dim->hi - dim->lo + 1)));

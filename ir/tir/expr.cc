@@ -24,8 +24,14 @@ PrimExpr convert_imm(const PrimExpr& e, DataType dtype) {
                             : int_imm(dtype, i->value, e->span);
   }
   const auto* f = e.as<FloatImmNode>();
-  return dtype.is_float() ? float_imm(dtype, f->value, e->span)
-                          : int_imm(dtype, static_cast<int64_t>(f->value), e->span);
+  if (dtype.is_float()) return float_imm(dtype, f->value, e->span);
+  // A float literal meets an integer operand: only a whole number in range converts.
+  if (!(f->value >= -9.2e18 && f->value <= 9.2e18) ||
+      static_cast<double>(static_cast<int64_t>(f->value)) != f->value) {
+    user_error(e->span) << "the float literal " << f->value << " cannot be used as "
+                        << dtype.str();
+  }
+  return int_imm(dtype, static_cast<int64_t>(f->value), e->span);
 }
 
 // Brings two operands to one dtype: an immediate takes the other side's dtype. Two

@@ -357,6 +357,9 @@ TEST(PythonParser, SyntaxErrorsPointAtTheOffendingToken) {
   EXPECT_EQ(python_error("x = lambda: 1\n"), "1:5: expected an expression, found 'lambda'");
   EXPECT_EQ(python_error("try:\n  pass\n"), "1:1: 'try' statements are not supported");
   EXPECT_EQ(python_error("def f(a, a):\n  pass\n"), "1:10: duplicate parameter 'a'");
+  // With "\r\n" line ends, the end of a line is where its text ends.
+  EXPECT_EQ(python_error("x = \r\ny = 1\r\n"), "1:5: expected an expression, found end of line");
+  EXPECT_EQ(python_error("x = (1 +\r\n"), "1:5: '(' was never closed");
 }
 
 TEST(PythonParser, NestingIsBounded) {

