@@ -235,20 +235,27 @@ std::string RelaxPrinter::op_call(const relax::CallNode* node, const relax::OpNo
     args.push_back(i == 0 && extern_func != nullptr ? quote(extern_func->global_symbol)
                                                     : expr(node->args[i]));
   }
-  // Attributes in the operator's order, then any it does not declare.
+  // Attributes in the operator's order, then any it does not declare. An attribute the
+  // call leaves out (one whose default is None) is printed as `name=None`, as TVM does.
   std::vector<const Attrs::Entry*> attrs;
   if (info != nullptr) {
     for (const relax::OpAttrSpec& spec : info->attrs) {
+      const Attrs::Entry* found = nullptr;
       for (const Attrs::Entry& entry : node->attrs.entries()) {
-        if (entry.first == spec.name) attrs.push_back(&entry);
+        if (entry.first == spec.name) found = &entry;
+      }
+      if (found != nullptr) {
+        attrs.push_back(found);
+        args.push_back(found->first + "=" + format_attr_value(found->second));
+      } else if (spec.default_value.is_none()) {
+        args.push_back(spec.name + "=None");
       }
     }
   }
   for (const Attrs::Entry& entry : node->attrs.entries()) {
-    if (std::find(attrs.begin(), attrs.end(), &entry) == attrs.end()) attrs.push_back(&entry);
-  }
-  for (const Attrs::Entry* entry : attrs) {
-    args.push_back(entry->first + "=" + format_attr_value(entry->second));
+    if (std::find(attrs.begin(), attrs.end(), &entry) == attrs.end()) {
+      args.push_back(entry.first + "=" + format_attr_value(entry.second));
+    }
   }
   if (!node->sinfo_args.empty()) {
     bool named = info != nullptr && !info->sinfo_args_keyword.empty();

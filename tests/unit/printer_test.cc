@@ -761,6 +761,11 @@ TEST(PrinterRelax, Calls) {
   Attrs attrs({{"keepdims", AttrValue::boolean(false)}, {"axis", AttrValue::int_list({1})}});
   EXPECT_EQ(print(call("relax.test_printer.reduce", {x}, relax::object_sinfo(), {}, attrs)),
             "R.test_printer.reduce(x, axis=[1], keepdims=False)");
+  // An attribute left out of the call whose default is None prints as None, as in TVM.
+  Attrs keepdims_only({{"keepdims", AttrValue::boolean(true)}});
+  EXPECT_EQ(
+      print(call("relax.test_printer.reduce", {x}, relax::object_sinfo(), {}, keepdims_only)),
+      "R.test_printer.reduce(x, axis=None, keepdims=True)");
   EXPECT_EQ(print(call("relax.call_tir", {f, tuple({x})}, relax::object_sinfo(), {tensor({n})})),
             "R.call_tir(cls.f, (x,), out_sinfo=R.Tensor((n,), dtype=\"float32\"))");
   EXPECT_EQ(print(call("relax.call_tir", {f, tuple({x, y}), relax::make_shape_expr({n})},
