@@ -3,6 +3,7 @@
 
 #include "ir/relax/block_builder.h"
 #include "ir/relax/well_formed.h"
+#include "passes/tir/default_gpu_schedule.h"
 
 namespace relaxc {
 namespace {
@@ -21,6 +22,9 @@ const std::vector<PassInfo>& all_passes() {
        relax::normalize_module},
       {"well-formed", "check that every Relax function is well formed (fails with diagnostics)",
        check_well_formed_pass},
+      {"default-gpu-schedule",
+       "bind every unscheduled TensorIR block to GPU blocks and threads (Vulkan desktop limits)",
+       [](const IRModule& m) { return tir::default_gpu_schedule(m, vulkan_profile("desktop")); }},
   };
   return passes;
 }

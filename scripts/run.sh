@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds relaxc (Release), then checks and prints
-# every module in examples/ (the normalized module, every binding with its StructInfo).
+# every module in examples/ (the normalized module, every binding with its StructInfo)
+# and compiles its TensorIR functions to SPIR-V for the Vulkan device present (lavapipe
+# where there is no GPU), checking each module with spirv-val.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,5 +24,13 @@ for example in "$root"/examples/*.py; do
   fi
   echo "== relaxc print $name"
   "$build/relaxc" print "$example" || status=1
+  spv="$build/$(basename "$example" .py).spv"
+  echo "== relaxc codegen --target vulkan $name -o $spv"
+  if "$build/relaxc" codegen --target vulkan "$example" -o "$spv" &&
+    spirv-val --target-env vulkan1.1 "$spv"; then
+    echo "ok: $(stat -c %s "$spv") bytes of SPIR-V, valid for Vulkan 1.1"
+  else
+    status=1
+  fi
 done
 exit "$status"

@@ -80,6 +80,7 @@ if run_build normal "$root/build-werror" -- -DRELAXC_WERROR=ON -DCMAKE_BUILD_TYP
   run_build sanitize "$root/build-sanitize" \
     ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:strict_string_checks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "LSAN_OPTIONS=suppressions=$root/tests/lsan_suppressions.txt" \
     -- -DRELAXC_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
     "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" -DRELAXC_BENCH=OFF
 fi

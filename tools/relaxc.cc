@@ -14,12 +14,15 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/compiled_prim_func.h"
+#include "codegen/spirv/spirv_codegen.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/pass_registry.h"
+#include "runtime/vulkan/vulkan_device.h"
 
 namespace relaxc {
 namespace {
@@ -41,6 +44,7 @@ Commands:
   check   parse and normalize FILE, then check that it is well formed
   print   print FILE's normalized module, every binding with its StructInfo
   opt     run passes on FILE and print the result
+  codegen compile FILE's TensorIR functions to GPU kernels (SPIR-V or PTX)
 
 FILE is a text module (.py or .relax, see docs/text_format.md); '-' reads standard input.
 
@@ -85,6 +89,32 @@ Options:
   -h, --help      print this help
 )";
 
+constexpr const char* kCodegenHelp =
+    R"(Usage: relaxc codegen --target TARGET [options] FILE
+
+Compiles every TensorIR function of FILE to device kernels: functions that are not
+scheduled yet get the default GPU schedule, then each is lowered to kernels and
+compiled for TARGET: SPIR-V for Vulkan (every module checked with SPIRV-Tools'
+validator), PTX for CUDA (LLVM's NVPTX back end).
+
+Targets:
+  vulkan                    the limits of the Vulkan device present (RELAXC_VULKAN_DEVICE
+                            chooses one); the desktop profile if there is none
+  vulkan -profile=desktop   1024 threads per block, 48 KiB shared memory, fp16/int8/int64
+  vulkan -profile=mobile    128 threads per block, 16 KiB shared memory, fp32/int32 only
+  vulkan ... -version=1.3   SPIR-V 1.6 for Vulkan 1.3 (default: Vulkan 1.1, SPIR-V 1.3)
+  cuda -arch=sm_NN          PTX for sm_70, 72, 75, 80, 86, 87, 89, 90 (default: sm_80)
+
+Options:
+  --target TARGET   the target (also --target=TARGET); quote it when it has options
+  -o OUTPUT         write the kernel to OUTPUT (a SPIR-V binary, or PTX); with several
+                    kernels, one file per kernel named OUTPUT's stem + '.' + kernel +
+                    OUTPUT's extension
+  --emit=asm        write text instead: SPIR-V assembly, or PTX (the default without -o)
+  --emit=binary     write SPIR-V binaries (the default with -o)
+  -h, --help        print this help
+)";
+
 // A mistake on the command line: reported with a pointer to the help, exit status 2.
 struct UsageError {
   std::string message;
@@ -94,6 +124,8 @@ struct CommandLine {
   std::string input;                  // a path, or "-" for standard input
   std::optional<std::string> output;  // -o
   std::vector<std::string> passes;    // --passes (opt only)
+  std::optional<std::string> target;  // --target (codegen only)
+  std::optional<std::string> emit;    // --emit (codegen only)
   bool help = false;
 };
 
@@ -101,6 +133,7 @@ struct CommandSpec {
   std::string_view name;
   bool takes_output = false;
   bool takes_passes = false;
+  bool takes_target = false;
 };
 
 std::string known_pass_names() {
@@ -167,11 +200,22 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
       cl.passes = parse_pass_list(std::string_view(arg).substr(std::strlen("--passes=")));
     } else if (spec.takes_passes && arg == "--passes") {
       cl.passes = parse_pass_list(next_value(arg));
+    } else if (spec.takes_target && arg.starts_with("--target=")) {
+      cl.target = arg.substr(std::strlen("--target="));
+    } else if (spec.takes_target && arg == "--target") {
+      cl.target = next_value(arg);
+    } else if (spec.takes_target && arg.starts_with("--emit=")) {
+      cl.emit = arg.substr(std::strlen("--emit="));
+      if (*cl.emit != "asm" && *cl.emit != "binary") {
+        throw UsageError{"--emit expects 'asm' or 'binary', got '" + *cl.emit + "'"};
+      }
     } else {
       throw UsageError{"unknown option '" + arg + "'"};
     }
   }
   if (cl.help) return cl;
+  if (spec.takes_target && !cl.target) throw UsageError{"missing --target (e.g. --target vulkan)"};
+  if (cl.emit == "binary" && !cl.output) throw UsageError{"--emit=binary needs -o OUTPUT"};
   if (positional.empty()) throw UsageError{"missing FILE (use '-' for standard input)"};
   if (positional.size() > 1) {
     throw UsageError{"expected one FILE, got '" + positional[0] + "' and '" + positional[1] + "'"};
@@ -255,6 +299,82 @@ int run_opt(const CommandLine& cl) {
   return kExitSuccess;
 }
 
+// "vulkan" without a profile means the device present: its limits are read from it.
+Target resolve_target(const std::string& text) {
+  Target target = parse_target(text);
+  if (target.kind != TargetKind::Vulkan || text.find("-profile=") != std::string::npos) {
+    return target;
+  }
+  try {
+    std::unique_ptr<runtime::VulkanDevice> device = runtime::open_vulkan_device();
+    Target from_device = codegen::target_from_device(device->limits(), TargetKind::Vulkan);
+    if (text.find("-version=") != std::string::npos) {
+      from_device.vulkan_version = std::min(from_device.vulkan_version, target.vulkan_version);
+    } else {
+      from_device.vulkan_version = 11;
+    }
+    return from_device;
+  } catch (const runtime::RuntimeError& e) {
+    std::cerr << "relaxc codegen: warning: no Vulkan device to read limits from (" << e.what()
+              << "); using the desktop profile\n";
+    return target;
+  }
+}
+
+void write_kernel(const std::string& path, const runtime::KernelBinary& kernel) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw FileError{"cannot write '" + path + "': " + std::strerror(errno)};
+  file.write(reinterpret_cast<const char*>(kernel.code.data()),
+             static_cast<std::streamsize>(kernel.code.size()));
+  file.close();
+  if (!file) throw FileError{"cannot write '" + path + "': " + std::strerror(errno)};
+}
+
+// SPIR-V assembly, or the PTX text itself.
+std::string kernel_text(const runtime::KernelBinary& kernel) {
+  if (kernel.format == runtime::KernelFormat::Ptx) {
+    return std::string(kernel.code.begin(), kernel.code.end());
+  }
+  std::vector<uint32_t> words(kernel.code.size() / sizeof(uint32_t));
+  std::memcpy(words.data(), kernel.code.data(), words.size() * sizeof(uint32_t));
+  return codegen::disassemble_spirv(words);
+}
+
+int run_codegen(const CommandLine& cl) {
+  Target target = resolve_target(*cl.target);
+  IRModule module = parse_and_normalize(cl);
+  auto compiled = codegen::compile_module(module, target);
+  std::vector<const runtime::KernelBinary*> kernels;
+  for (const auto& [name, func] : compiled) {
+    for (const runtime::KernelBinary& binary : func.binaries) kernels.push_back(&binary);
+  }
+  if (kernels.empty()) throw FileError{"'" + cl.input + "' has no TensorIR function to compile"};
+  bool emit_asm = cl.emit ? *cl.emit == "asm" : !cl.output;
+  if (emit_asm) {
+    std::string comment = target.kind == TargetKind::Cuda ? "// " : "; ";
+    std::string text = comment + "target: " + target.str() +
+                       (target.device_name.empty() ? "" : " (" + target.device_name + ")") + "\n";
+    for (const runtime::KernelBinary* k : kernels) {
+      text += comment + "kernel " + k->name + "\n" + kernel_text(*k);
+    }
+    write_output(cl, text);
+    return kExitSuccess;
+  }
+  RELAXC_ICHECK(cl.output.has_value()) << "--emit=binary without -o is refused on the command line";
+  if (kernels.size() == 1) {
+    write_kernel(*cl.output, *kernels[0]);
+    return kExitSuccess;
+  }
+  std::filesystem::path out(*cl.output);
+  for (const runtime::KernelBinary* k : kernels) {
+    std::filesystem::path path =
+        out.parent_path() / (out.stem().string() + "." + k->name + out.extension().string());
+    write_kernel(path.string(), *k);
+    std::cout << path.string() << "\n";
+  }
+  return kExitSuccess;
+}
+
 struct Command {
   CommandSpec spec;
   int (*run)(const CommandLine&);
@@ -266,6 +386,7 @@ const std::vector<Command>& commands() {
       {{"check", false, false}, run_check, [] { return std::string(kCheckHelp); }},
       {{"print", true, false}, run_print, [] { return std::string(kPrintHelp); }},
       {{"opt", true, true}, run_opt, opt_help},
+      {{"codegen", true, false, true}, run_codegen, [] { return std::string(kCodegenHelp); }},
   };
   return list;
 }

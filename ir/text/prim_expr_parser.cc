@@ -450,7 +450,8 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
   for (size_t i = first; i < call.args.size(); ++i) {
     const PyExpr& arg = *call.args[i];
     if (const auto* s = arg.as<PyString>()) {
-      if (intrin.result != tir::Intrinsic::ResultType::Explicit) {
+      if (intrin.result != tir::Intrinsic::ResultType::Explicit &&
+          intrin.result != tir::Intrinsic::ResultType::Void) {
         user_error(arg.span) << callee << " takes no string arguments";
       }
       args.push_back(tir::string_imm(s->value, arg.span));
@@ -486,6 +487,9 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
       dtype = DataType::Bool(args[0]->dtype.lanes());
       break;
     case tir::Intrinsic::ResultType::Explicit:
+      break;
+    case tir::Intrinsic::ResultType::Void:
+      dtype = DataType::Void();
       break;
   }
   return tir::call(dtype, intrin.name, std::move(args), call.span);

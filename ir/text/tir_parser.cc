@@ -732,9 +732,36 @@ class PrimFuncBuilder {
     return body;
   }
 
+  // `with T.decl_buffer(shape, dtype, scope=...) as name:` (an Allocate) and
+  // `with T.LetStmt(value) as name:` (a LetStmt): the printed form of an allocation or a
+  // let whose scope ends before the statements that follow it.
+  void parse_scoped(const PyWith& w, const std::string& callee, std::vector<ListItem>& items) {
+    const auto* target = w.target ? w.target->as<PyName>() : nullptr;
+    if (target == nullptr) {
+      user_error(w.target ? w.target->span : w.span)
+          << "'with " << callee << "' needs 'as NAME' naming what it declares";
+    }
+    const auto* call = w.context->as<PyCall>();
+    if (call == nullptr) user_error(w.context->span) << callee << " must be called";
+    ScopeFrame frame(scope_);
+    if (callee == "T.decl_buffer") {
+      tir::Buffer buf = make_buffer(target->id, *call, callee, 0, target->span);
+      scope_.define(target->id, Symbol::of_buffer(buf));
+      tir::Stmt body = parse_nested_body(w.body, w.span);
+      return emit(items, tir::allocate(buf, body, w.span));
+    }
+    auto args = bind_arguments(*call, callee, {"value"}, 1);
+    tir::PrimExpr value = exprs_.parse(*args[0]);
+    tir::Var var = tir::var(target->id, value->dtype, target->span);
+    scope_.define(target->id, Symbol::of_prim_var(var));
+    tir::Stmt body = parse_nested_body(w.body, w.span);
+    emit(items, tir::let_stmt(var, value, body, w.span));
+  }
+
   // ---- Blocks.
   void parse_with(const PyWith& w, std::vector<ListItem>& items) {
     std::string callee = called_name(*w.context);
+    if (callee == "T.decl_buffer" || callee == "T.LetStmt") return parse_scoped(w, callee, items);
     if (w.target) user_error(w.target->span) << "'with " << callee << "' binds no name";
     if (callee == "T.init") {
       BlockFrame& block = current_block(w.span, "T.init");

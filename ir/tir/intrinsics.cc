@@ -35,6 +35,9 @@ const std::vector<Intrinsic>& all_intrinsics() {
       {"tir.call_extern", "call_extern", -1, R::Explicit, false, false},
       {"tir.call_pure_extern", "call_pure_extern", -1, R::Explicit, false, true},
       {"tir.reinterpret", "reinterpret", 1, R::Explicit, false, true},
+      // T.tvm_storage_sync("shared"): a barrier of the threads of a block that also
+      // orders their accesses to shared memory.
+      {"tir.tvm_storage_sync", "tvm_storage_sync", 1, R::Void, false, false},
   };
   return table;
 }

@@ -14,6 +14,7 @@ struct Intrinsic {
     SameAsArg1,  // if_then_else(c, a, b) has a's dtype
     Bool,        // isnan, isinf
     Explicit,    // given by the caller (call_extern, reinterpret)
+    Void,        // a statement-like intrinsic evaluated for its effect (barriers)
   };
   std::string name;         // "tir.exp"
   std::string script_name;  // "exp", printed as T.exp

@@ -13,3 +13,11 @@ config.test_exec_root = os.path.join(config.relaxc_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.relaxc_obj_root, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%relaxc", os.path.join(config.relaxc_obj_root, "relaxc")))
+
+# ptxas (CUDA toolkit) assembles the PTX of CUDA codegen tests where it is installed.
+import shutil
+ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas"
+                                  if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

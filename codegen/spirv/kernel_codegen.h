@@ -1,0 +1,87 @@
+// The SPIR-V code generator's visitor over one lowered kernel, shared by the files that
+// emit its statements (spirv_codegen.cc) and its expressions (spirv_expressions.cc).
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "codegen/spirv/spirv_builder.h"
+#include "codegen/spirv/spirv_codegen.h"
+#include "ir/tir/stmt.h"
+
+namespace relaxc::codegen {
+
+// Where a buffer lives and how its elements are reached.
+struct BufferBinding {
+  SpirvId variable = 0;
+  spv::StorageClass storage = spv::StorageClassStorageBuffer;
+  DataType dtype;
+};
+
+// Emits one kernel; run() once.
+class KernelCodegen {
+ public:
+  KernelCodegen(const tir::DeviceKernel& kernel, const Target& target)
+      : kernel_(kernel),
+        target_(target),
+        b_(target.vulkan_version >= 13 ? 0x00010600u : 0x00010300u) {}
+
+  SpirvKernel run();
+
+ private:
+  // --- Interface.
+  void check_dtypes();
+  void declare_buffer_param(const tir::Buffer& buffer, uint32_t binding);
+  void declare_push_constants(const std::vector<tir::Var>& scalars);
+  void load_thread_axes();
+
+  // --- Statements.
+  void emit(const tir::Stmt& stmt);
+  void emit_for(const tir::ForNode* loop);
+  void emit_thread_binding(const tir::ForNode* loop);
+  void emit_loop(const tir::Var& loop_var, const tir::PrimExpr& min, const tir::PrimExpr& extent,
+                 spv::LoopControlMask control, const tir::Stmt& body);
+  void emit_vectorized(const tir::ForNode* loop);
+  void emit_while(const tir::WhileNode* loop);
+  void emit_if(const tir::IfThenElseNode* node);
+  void emit_store(const tir::BufferStoreNode* store);
+  void emit_allocate(const tir::AllocateNode* node);
+  void emit_evaluate(const tir::EvaluateNode* node);
+
+  // --- Expressions.
+  SpirvValue eval(const tir::PrimExpr& expr);
+  SpirvValue eval_node(const tir::PrimExpr& expr);
+  SpirvValue eval_binary(const tir::PrimExpr& expr, const tir::PrimExpr& a, const tir::PrimExpr& b);
+  SpirvValue eval_compare(const tir::PrimExpr& expr, const tir::PrimExpr& a,
+                          const tir::PrimExpr& b);
+  SpirvValue eval_load(const tir::BufferLoadNode* load);
+  SpirvValue eval_call(const tir::CallNode* call);
+  SpirvValue eval_if_then_else(const tir::CallNode* call);
+  SpirvValue eval_floor_div_mod(NodeKind kind, SpirvValue a, SpirvValue b);
+  SpirvValue convert(SpirvValue value, DataType to);
+  // The int32 value that an int64 value sign-extends (a conversion or a constant), or an
+  // id of 0 when it is not known to be one.
+  SpirvValue as_int32(SpirvValue value) const;
+  SpirvValue broadcast(SpirvValue scalar, int lanes);
+  // Brings two operands to the same number of lanes.
+  void match_lanes(SpirvValue& a, SpirvValue& b);
+  SpirvValue lane(SpirvValue vector, int index);
+  SpirvId element_pointer(const BufferBinding& binding, SpirvValue index);
+  const BufferBinding& binding_of(const tir::Buffer& buffer);
+  SpirvId type(DataType dtype) { return b_.type_of(dtype); }
+  SpirvValue op(spv::Op code, DataType dtype, std::vector<uint32_t> operands) {
+    return {b_.value(code, type(dtype), operands), dtype};
+  }
+
+  const tir::DeviceKernel& kernel_;
+  const Target& target_;
+  SpirvBuilder b_;
+  std::unordered_map<const tir::VarNode*, SpirvValue> vars_;
+  std::unordered_map<const tir::VarNode*, BufferBinding> buffers_;
+  std::unordered_map<SpirvId, SpirvValue> narrow_int64_;  // see as_int32
+  SpirvValue local_invocation_id_, workgroup_id_;         // uvec3, loaded in the entry block
+  int push_constant_bytes_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace relaxc::codegen

@@ -1,0 +1,478 @@
+// SPIR-V code generation for one lowered device kernel.
+//
+// A visitor over the lowered TensorIR walks the kernel once and drives SpirvBuilder:
+// - interface first: buffer params become StorageBuffer variables (set 0, binding i)
+//   holding a Block struct of one runtime array; scalar params become members of one
+//   push-constant Block, loaded in the entry block; the thread axes are the
+//   LocalInvocationId / WorkgroupId built-ins, loaded in the entry block;
+// - statements follow SPIR-V's structured control flow: a loop is a header block (the
+//   counter's OpPhi, OpLoopMerge, the exit test), a body, a continue block that
+//   increments, and a merge block; an if is OpSelectionMerge + OpBranchConditional;
+//   T.if_then_else is a selection whose value is an OpPhi, so that only the chosen side
+//   is evaluated (it guards out-of-bounds loads);
+// - a vectorized loop of 2 to 4 lanes whose stores are contiguous in the loop variable
+//   binds that variable to a vector and emits vector arithmetic (loads and stores go lane
+//   by lane, since storage buffers are arrays of scalars); any other vectorized loop is
+//   an unrolled loop;
+// - values carry their dtype; an operation between a vector and a scalar broadcasts the
+//   scalar, which is how expressions inside a vectorized loop become vector code.
+#include "codegen/spirv/spirv_codegen.h"
+
+#include <string>
+
+#include "codegen/spirv/kernel_codegen.h"
+#include "codegen/spirv/spirv_intrinsics.h"
+#include "ir/arith/analyzer.h"
+#include "ir/tir/functor.h"
+
+namespace relaxc::codegen {
+namespace {
+
+using tir::PrimExpr;
+using tir::Stmt;
+
+// The thread axis of a thread_tag: {is_block_index, axis}; axis -1 if the tag is unknown.
+std::pair<bool, int> thread_axis(const std::string& tag) {
+  static const char* kTags[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
+                                "blockIdx.x",  "blockIdx.y",  "blockIdx.z"};
+  for (int i = 0; i < 6; ++i) {
+    if (tag == kTags[i]) return {i >= 3, i % 3};
+  }
+  return {false, -1};
+}
+
+// Whether a vectorized loop can become vector code: 2 to 4 lanes, a body of stores and
+// lets only (no control flow, barriers or guarded loads), every store contiguous in the
+// loop variable.
+bool is_vectorizable(const tir::ForNode* loop) {
+  const int64_t* extent = tir::as_const_int(loop->extent);
+  if (extent == nullptr || *extent < 2 || *extent > 4) return false;
+  bool ok = true;
+  tir::post_order_visit(loop->body, [&](const Ref<Object>& node) {
+    switch (node->kind()) {
+      case NodeKind::TirFor:
+      case NodeKind::TirWhile:
+      case NodeKind::TirIfThenElse:
+      case NodeKind::TirAllocate:
+      case NodeKind::TirEvaluate:
+      case NodeKind::TirRamp:
+      case NodeKind::TirBroadcast:
+        ok = false;
+        break;
+      case NodeKind::TirCall:
+        if (!is_math_intrinsic(node.as<tir::CallNode>()->op)) ok = false;
+        break;
+      case NodeKind::TirBufferStore: {
+        const auto* store = node.as<tir::BufferStoreNode>();
+        if (store->indices.size() != 1) {
+          ok = false;
+          break;
+        }
+        tir::VarMap next = {{loop->loop_var, PrimExpr(loop->loop_var) + 1}};
+        PrimExpr step =
+            arith::simplify(tir::sub(tir::substitute(store->indices[0], next), store->indices[0]));
+        if (!tir::is_const_int(step, 1)) ok = false;
+        break;
+      }
+      default:
+        break;
+    }
+  });
+  return ok;
+}
+
+}  // namespace
+
+SpirvKernel KernelCodegen::run() {
+  const tir::PrimFuncNode* func = kernel_.func.get();
+  RELAXC_ICHECK(func != nullptr) << "kernel '" << kernel_.name << "' has no function";
+  check_dtypes();
+
+  b_.capability(spv::CapabilityShader);
+  if (b_.spirv_version() < 0x00010400u) b_.extension("SPV_KHR_storage_buffer_storage_class");
+
+  std::vector<tir::Var> scalars;
+  uint32_t binding = 0;
+  for (const tir::Var& param : func->params) {
+    tir::Buffer buffer = func->buffer_of(param);
+    if (buffer.defined()) {
+      RELAXC_ICHECK(scalars.empty()) << "kernel '" << kernel_.name << "': buffer param "
+                                     << buffer->name << " after a scalar param";
+      declare_buffer_param(buffer, binding++);
+    } else {
+      scalars.push_back(param);
+    }
+  }
+
+  SpirvId void_type = b_.void_type();
+  SpirvId function = b_.begin_function(void_type, b_.function_type(void_type, {}));
+  b_.name(function, kernel_.name);
+  declare_push_constants(scalars);
+  load_thread_axes();
+  emit(func->body);
+  b_.return_void();
+  b_.end_function();
+
+  std::vector<SpirvId> interface;
+  for (const auto& [variable, storage] : b_.global_variables()) {
+    // Before SPIR-V 1.4 the interface lists Input and Output variables only.
+    if (b_.spirv_version() >= 0x00010400u || storage == spv::StorageClassInput) {
+      interface.push_back(variable);
+    }
+  }
+  b_.entry_point(spv::ExecutionModelGLCompute, function, kernel_.name, interface);
+  std::vector<uint32_t> local_size;
+  for (int64_t extent : kernel_.block_size) {
+    RELAXC_ICHECK(extent >= 1 && extent <= 0xffffffffLL)
+        << "kernel '" << kernel_.name << "' has block size " << extent;
+    local_size.push_back(static_cast<uint32_t>(extent));
+  }
+  b_.execution_mode(function, spv::ExecutionModeLocalSize, local_size);
+
+  SpirvKernel out;
+  out.entry_point = kernel_.name;
+  out.words = b_.finish();
+  out.workgroup_size = kernel_.block_size;
+  out.num_buffers = static_cast<int>(binding);
+  out.push_constant_bytes = push_constant_bytes_;
+  return out;
+}
+
+void KernelCodegen::check_dtypes() {
+  auto check = [&](DataType dtype, Span span) {
+    if (dtype.is_void() || dtype.is_handle()) return;
+    if (!target_.supports(dtype.element_of())) {
+      user_error(span) << "kernel '" << kernel_.name << "' uses " << dtype.element_of().str()
+                       << ", which target '" << target_.str() << "' does not support";
+    }
+    if (dtype.lanes() > 4) {
+      user_error(span) << "kernel '" << kernel_.name << "' uses the vector type " << dtype.str()
+                       << "; Vulkan shaders have vectors of 2 to 4 lanes";
+    }
+  };
+  tir::post_order_visit(kernel_.func, [&](const Ref<Object>& node) {
+    if (const auto* expr = node.as<tir::PrimExprNode>()) {
+      check(expr->dtype, expr->span);
+    } else if (const auto* buffer = node.as<tir::BufferNode>()) {
+      check(buffer->dtype, buffer->span);
+    }
+  });
+}
+
+void KernelCodegen::declare_buffer_param(const tir::Buffer& buffer, uint32_t binding) {
+  DataType dtype = buffer->dtype;
+  if (dtype.is_bool() || dtype.lanes() != 1) {
+    user_error(buffer->span) << "kernel '" << kernel_.name << "': buffer '" << buffer->name
+                             << "' of " << dtype.str()
+                             << " cannot be a storage buffer; use an int8 or int32 buffer";
+  }
+  if (dtype.bits() == 16) {
+    b_.capability(spv::CapabilityStorageBuffer16BitAccess);
+    if (b_.spirv_version() < 0x00010600u) b_.extension("SPV_KHR_16bit_storage");
+  } else if (dtype.bits() == 8) {
+    b_.capability(spv::CapabilityStorageBuffer8BitAccess);
+    if (b_.spirv_version() < 0x00010500u) b_.extension("SPV_KHR_8bit_storage");
+  }
+  SpirvId array = b_.runtime_array_type(type(dtype), static_cast<uint32_t>(dtype.bytes()));
+  SpirvId block = b_.block_struct_type({array}, {0});
+  SpirvId variable = b_.global_variable(b_.pointer_type(spv::StorageClassStorageBuffer, block),
+                                        spv::StorageClassStorageBuffer);
+  b_.decorate(variable, spv::DecorationDescriptorSet, {0});
+  b_.decorate(variable, spv::DecorationBinding, {binding});
+  b_.name(variable, buffer->name);
+  buffers_[buffer->data.get()] = {variable, spv::StorageClassStorageBuffer, dtype};
+}
+
+void KernelCodegen::declare_push_constants(const std::vector<tir::Var>& scalars) {
+  if (scalars.empty()) return;
+  std::vector<SpirvId> members;
+  std::vector<uint32_t> offsets;
+  int offset = 0;
+  for (const tir::Var& scalar : scalars) {
+    DataType dtype = scalar->dtype;
+    RELAXC_ICHECK(!dtype.is_handle())
+        << "kernel '" << kernel_.name << "': handle param " << scalar->name << " without a buffer";
+    if (dtype.lanes() != 1 || dtype.is_bool() || (dtype.bits() != 32 && dtype.bits() != 64)) {
+      user_error(scalar->span) << "kernel '" << kernel_.name << "': scalar param '" << scalar->name
+                               << "' is " << dtype.str()
+                               << "; push constants hold 32- and 64-bit scalars";
+    }
+    int size = dtype.bytes();
+    offset = (offset + size - 1) / size * size;
+    members.push_back(type(dtype));
+    offsets.push_back(static_cast<uint32_t>(offset));
+    offset += size;
+  }
+  push_constant_bytes_ = offset;
+  if (push_constant_bytes_ > target_.max_push_constant_bytes) {
+    user_error(kernel_.func->span)
+        << "kernel '" << kernel_.name << "' needs " << push_constant_bytes_
+        << " bytes of push constants for its scalar params; target '" << target_.str()
+        << "' allows " << target_.max_push_constant_bytes;
+  }
+  SpirvId block = b_.block_struct_type(members, offsets);
+  SpirvId variable = b_.global_variable(b_.pointer_type(spv::StorageClassPushConstant, block),
+                                        spv::StorageClassPushConstant);
+  b_.name(variable, "params");
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    DataType dtype = scalars[i]->dtype;
+    SpirvId pointer =
+        b_.value(spv::OpAccessChain, b_.pointer_type(spv::StorageClassPushConstant, type(dtype)),
+                 {variable, b_.int_constant(DataType::Int(32), static_cast<int64_t>(i))});
+    vars_[scalars[i].get()] = op(spv::OpLoad, dtype, {pointer});
+  }
+}
+
+void KernelCodegen::load_thread_axes() {
+  bool uses_thread = false;
+  bool uses_block = false;
+  tir::post_order_visit(kernel_.func->body, [&](const Ref<Object>& node) {
+    const auto* loop = node.as<tir::ForNode>();
+    if (loop == nullptr || loop->kind != tir::ForKind::ThreadBinding) return;
+    (thread_axis(loop->thread_tag).first ? uses_block : uses_thread) = true;
+  });
+  DataType uvec3 = DataType::UInt(32, 3);
+  auto load_builtin = [&](spv::BuiltIn builtin, const char* name) {
+    SpirvId variable = b_.global_variable(b_.pointer_type(spv::StorageClassInput, type(uvec3)),
+                                          spv::StorageClassInput);
+    b_.decorate(variable, spv::DecorationBuiltIn, {static_cast<uint32_t>(builtin)});
+    b_.name(variable, name);
+    return op(spv::OpLoad, uvec3, {variable});
+  };
+  if (uses_thread) local_invocation_id_ = load_builtin(spv::BuiltInLocalInvocationId, "threadIdx");
+  if (uses_block) workgroup_id_ = load_builtin(spv::BuiltInWorkgroupId, "blockIdx");
+}
+
+// --- Statements.
+
+void KernelCodegen::emit(const Stmt& stmt) {
+  if (!stmt.defined()) return;
+  NestingGuard guard(depth_, stmt.get());
+  switch (stmt->kind()) {
+    case NodeKind::TirSeqStmt:
+      for (const Stmt& s : stmt.as<tir::SeqStmtNode>()->seq) emit(s);
+      return;
+    case NodeKind::TirFor:
+      return emit_for(stmt.as<tir::ForNode>());
+    case NodeKind::TirWhile:
+      return emit_while(stmt.as<tir::WhileNode>());
+    case NodeKind::TirIfThenElse:
+      return emit_if(stmt.as<tir::IfThenElseNode>());
+    case NodeKind::TirLetStmt: {
+      const auto* let = stmt.as<tir::LetStmtNode>();
+      vars_[let->var.get()] = eval(let->value);
+      return emit(let->body);
+    }
+    case NodeKind::TirBufferStore:
+      return emit_store(stmt.as<tir::BufferStoreNode>());
+    case NodeKind::TirAllocate:
+      return emit_allocate(stmt.as<tir::AllocateNode>());
+    case NodeKind::TirEvaluate:
+      return emit_evaluate(stmt.as<tir::EvaluateNode>());
+    default:
+      RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "' holds a "
+                           << node_kind_name(stmt->kind())
+                           << ", which the lowered kernel form does not have";
+  }
+}
+
+void KernelCodegen::emit_for(const tir::ForNode* loop) {
+  switch (loop->kind) {
+    case tir::ForKind::ThreadBinding:
+      return emit_thread_binding(loop);
+    case tir::ForKind::Serial:
+      return emit_loop(loop->loop_var, loop->min, loop->extent, spv::LoopControlMaskNone,
+                       loop->body);
+    case tir::ForKind::Unrolled:
+      return emit_loop(loop->loop_var, loop->min, loop->extent, spv::LoopControlUnrollMask,
+                       loop->body);
+    case tir::ForKind::Vectorized:
+      if (is_vectorizable(loop)) return emit_vectorized(loop);
+      return emit_loop(loop->loop_var, loop->min, loop->extent, spv::LoopControlUnrollMask,
+                       loop->body);
+    case tir::ForKind::Parallel:
+      break;
+  }
+  RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name << " is "
+                       << tir::for_kind_name(loop->kind)
+                       << ", which the lowered kernel form does not have";
+}
+
+void KernelCodegen::emit_thread_binding(const tir::ForNode* loop) {
+  auto [is_block, axis] = thread_axis(loop->thread_tag);
+  RELAXC_ICHECK(axis >= 0) << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
+                           << " is bound to unknown thread axis '" << loop->thread_tag << "'";
+  RELAXC_ICHECK(tir::is_const_int(loop->min, 0))
+      << "kernel '" << kernel_.name << "': thread-bound loop " << loop->loop_var->name
+      << " does not start at 0";
+  SpirvValue ids = is_block ? workgroup_id_ : local_invocation_id_;
+  SpirvValue index = op(spv::OpCompositeExtract, DataType::UInt(32), {ids.id, uint32_t(axis)});
+  vars_[loop->loop_var.get()] = convert(index, loop->loop_var->dtype);
+  // The launch covers a blockIdx extent exactly; a threadIdx loop narrower than the
+  // block (two loops sharing threadIdx.x) leaves the remaining threads idle.
+  const int64_t* extent = tir::as_const_int(loop->extent);
+  if (is_block || (extent != nullptr && *extent == kernel_.block_size[axis])) {
+    return emit(loop->body);
+  }
+  emit(tir::if_then_else(tir::lt(loop->loop_var, loop->extent), loop->body));
+}
+
+void KernelCodegen::emit_loop(const tir::Var& loop_var, const PrimExpr& min, const PrimExpr& extent,
+                              spv::LoopControlMask control, const Stmt& body) {
+  DataType dtype = loop_var->dtype;
+  SpirvValue begin = convert(eval(min), dtype);
+  SpirvValue end = op(spv::OpIAdd, dtype, {begin.id, convert(eval(extent), dtype).id});
+  SpirvId preheader = b_.current_block();
+  SpirvId header = b_.new_label(), body_label = b_.new_label(), continue_label = b_.new_label(),
+          merge = b_.new_label();
+  SpirvId counter = b_.fresh_id(), next = b_.fresh_id();
+  b_.branch(header);
+
+  b_.start_block(header);
+  b_.value_with_id(spv::OpPhi, type(dtype), counter, {begin.id, preheader, next, continue_label});
+  SpirvValue in_range = op(dtype.is_uint() ? spv::OpULessThan : spv::OpSLessThan, DataType::Bool(),
+                           {counter, end.id});
+  b_.loop_merge(merge, continue_label, control);
+  b_.branch_conditional(in_range.id, body_label, merge);
+
+  b_.start_block(body_label);
+  vars_[loop_var.get()] = {counter, dtype};
+  emit(body);
+  b_.branch(continue_label);
+
+  b_.start_block(continue_label);
+  b_.value_with_id(spv::OpIAdd, type(dtype), next, {counter, b_.constant(dtype, 1)});
+  b_.branch(header);
+
+  b_.start_block(merge);
+}
+
+void KernelCodegen::emit_vectorized(const tir::ForNode* loop) {
+  DataType dtype = loop->loop_var->dtype;
+  int lanes = static_cast<int>(*tir::as_const_int(loop->extent));
+  SpirvValue begin = broadcast(convert(eval(loop->min), dtype), lanes);
+  DataType vector = dtype.with_lanes(lanes);
+  std::vector<uint32_t> offsets;
+  for (int i = 0; i < lanes; ++i) offsets.push_back(b_.constant(dtype, i));
+  SpirvValue offset_vector = op(spv::OpCompositeConstruct, vector, offsets);
+  vars_[loop->loop_var.get()] = op(spv::OpIAdd, vector, {begin.id, offset_vector.id});
+  emit(loop->body);
+}
+
+void KernelCodegen::emit_while(const tir::WhileNode* loop) {
+  SpirvId header = b_.new_label(), test = b_.new_label(), body_label = b_.new_label(),
+          continue_label = b_.new_label(), merge = b_.new_label();
+  b_.branch(header);
+  b_.start_block(header);
+  b_.loop_merge(merge, continue_label, spv::LoopControlMaskNone);
+  b_.branch(test);
+  // The test has a block of its own: evaluating it may open selections.
+  b_.start_block(test);
+  SpirvValue condition = eval(loop->condition);
+  b_.branch_conditional(condition.id, body_label, merge);
+  b_.start_block(body_label);
+  emit(loop->body);
+  b_.branch(continue_label);
+  b_.start_block(continue_label);
+  b_.branch(header);
+  b_.start_block(merge);
+}
+
+void KernelCodegen::emit_if(const tir::IfThenElseNode* node) {
+  SpirvValue condition = eval(node->condition);
+  RELAXC_ICHECK(condition.dtype == DataType::Bool())
+      << "kernel '" << kernel_.name << "': an if condition of dtype " << condition.dtype.str();
+  SpirvId then_label = b_.new_label(), merge = b_.new_label();
+  SpirvId else_label = node->else_case.defined() ? b_.new_label() : merge;
+  b_.selection_merge(merge);
+  b_.branch_conditional(condition.id, then_label, else_label);
+  b_.start_block(then_label);
+  emit(node->then_case);
+  b_.branch(merge);
+  if (node->else_case.defined()) {
+    b_.start_block(else_label);
+    emit(node->else_case);
+    b_.branch(merge);
+  }
+  b_.start_block(merge);
+}
+
+void KernelCodegen::emit_store(const tir::BufferStoreNode* store) {
+  RELAXC_ICHECK(store->indices.size() == 1)
+      << "kernel '" << kernel_.name << "': a store to " << store->buffer->name << " with "
+      << store->indices.size() << " indices; the lowered form has flat buffers";
+  const BufferBinding& binding = binding_of(store->buffer);
+  SpirvValue index = eval(store->indices[0]);
+  SpirvValue value = eval(store->value);
+  RELAXC_ICHECK(value.dtype.element_of() == binding.dtype)
+      << "kernel '" << kernel_.name << "': a " << value.dtype.str() << " value stored to "
+      << store->buffer->name << " of " << binding.dtype.str();
+  if (index.dtype.lanes() == 1) {
+    RELAXC_ICHECK(value.dtype.lanes() == 1)
+        << "kernel '" << kernel_.name << "': a vector stored to " << store->buffer->name
+        << " at a scalar index";
+    b_.instruction(spv::OpStore, {element_pointer(binding, index), value.id});
+    return;
+  }
+  match_lanes(index, value);
+  for (int i = 0; i < index.dtype.lanes(); ++i) {
+    b_.instruction(spv::OpStore, {element_pointer(binding, lane(index, i)), lane(value, i).id});
+  }
+}
+
+void KernelCodegen::emit_allocate(const tir::AllocateNode* node) {
+  const tir::Buffer& buffer = node->buffer;
+  int64_t size = 1;
+  for (const PrimExpr& dim : buffer->shape) {
+    const int64_t* extent = tir::as_const_int(dim);
+    RELAXC_ICHECK(extent != nullptr && *extent > 0 && *extent <= (int64_t{1} << 31) / size)
+        << "kernel '" << kernel_.name << "': allocation of " << buffer->name
+        << " without a positive constant size";
+    size *= *extent;
+  }
+  RELAXC_ICHECK(buffer->dtype.lanes() == 1)
+      << "kernel '" << kernel_.name << "': allocation of vectors in " << buffer->name;
+  spv::StorageClass storage = spv::StorageClassFunction;
+  if (buffer->scope == "shared") {
+    storage = spv::StorageClassWorkgroup;
+  } else {
+    RELAXC_ICHECK(buffer->scope == "local")
+        << "kernel '" << kernel_.name << "': allocation of " << buffer->name << " in scope '"
+        << buffer->scope << "'; kernels allocate in 'shared' or 'local'";
+  }
+  SpirvId array = b_.array_type(type(buffer->dtype), static_cast<uint32_t>(size));
+  SpirvId pointer = b_.pointer_type(storage, array);
+  SpirvId variable = storage == spv::StorageClassWorkgroup ? b_.global_variable(pointer, storage)
+                                                           : b_.function_variable(pointer);
+  b_.name(variable, buffer->name);
+  buffers_[buffer->data.get()] = {variable, storage, buffer->dtype};
+  emit(node->body);
+}
+
+void KernelCodegen::emit_evaluate(const tir::EvaluateNode* node) {
+  const auto* call = node->value.as<tir::CallNode>();
+  if (call != nullptr && call->op == "tir.tvm_storage_sync") {
+    const auto* scope = call->args.empty() ? nullptr : call->args[0].as<tir::StringImmNode>();
+    RELAXC_ICHECK(scope != nullptr && scope->value == "shared")
+        << "kernel '" << kernel_.name << "': T.tvm_storage_sync of a scope other than 'shared'";
+    // Storage buffers too: a block's threads also exchange per-block results through global
+    // memory (insert_shared_barriers), as CUDA's __syncthreads allows.
+    uint32_t semantics = spv::MemorySemanticsAcquireReleaseMask |
+                         spv::MemorySemanticsWorkgroupMemoryMask |
+                         spv::MemorySemanticsUniformMemoryMask;
+    b_.instruction(spv::OpControlBarrier,
+                   {b_.uint32_constant(spv::ScopeWorkgroup),
+                    b_.uint32_constant(spv::ScopeWorkgroup), b_.uint32_constant(semantics)});
+    return;
+  }
+  if (node->value.is<tir::IntImmNode>()) return;
+  eval(node->value);
+}
+
+SpirvKernel codegen_spirv(const tir::DeviceKernel& kernel, const Target& target) {
+  RELAXC_ICHECK(target.kind == TargetKind::Vulkan)
+      << "codegen_spirv for target '" << target.str() << "'";
+  return KernelCodegen(kernel, target).run();
+}
+
+}  // namespace relaxc::codegen

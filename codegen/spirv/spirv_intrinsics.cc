@@ -1,0 +1,156 @@
+// The TensorIR math intrinsics in SPIR-V.
+//
+// Most map to one GLSL.std.450 instruction. The others are composed:
+// - exp10(x) = exp2(x * log2(10)), log10(x) = log2(x) * log10(2), log1p(x) = log(1 + x)
+//   (log1p loses the relative precision of small x that a true log1p keeps);
+// - sigmoid(x) = 1 / (1 + exp(-x)), which tends to 0 and 1 without NaNs;
+// - tanh clamps its argument to [-10, 10] first: tanh(10) rounds to 1 in fp32 and fp16,
+//   and drivers that compute tanh from exponentials return NaN for large |x|;
+// - erf(x) = sign(x) (1 - p(t) exp(-x^2)), t = 1 / (1 + 0.3275911 |x|), p a degree-5
+//   polynomial (Abramowitz & Stegun 7.1.26): absolute error at most 1.5e-7 in exact
+//   arithmetic, about 3e-7 evaluated in fp32 (fp16 evaluation is as good as fp16 allows);
+// - fmod is OpFRem (the result has the sign of the dividend, as C's fmod).
+// GLSL.std.450 defines the transcendental functions for 16- and 32-bit floats only.
+#include "codegen/spirv/spirv_intrinsics.h"
+
+#include <functional>
+#include <unordered_map>
+
+namespace relaxc::codegen {
+namespace {
+
+struct Emitter {
+  SpirvBuilder& b;
+  DataType dtype;
+  SpirvId type;
+
+  SpirvId c(double value) { return b.constant(dtype, value); }
+  SpirvId op(spv::Op code, std::vector<uint32_t> operands) { return b.value(code, type, operands); }
+  SpirvId mul(SpirvId x, SpirvId y) { return op(spv::OpFMul, {x, y}); }
+  SpirvId add(SpirvId x, SpirvId y) { return op(spv::OpFAdd, {x, y}); }
+  SpirvId glsl(GLSLstd450 f, std::vector<SpirvId> operands) { return b.glsl(f, type, operands); }
+};
+
+using Composite = std::function<SpirvId(Emitter&, const std::vector<SpirvId>&)>;
+
+struct MathIntrinsic {
+  GLSLstd450 glsl = GLSLstd450Bad;  // the direct mapping, or Bad for a composite
+  Composite composite;
+  bool needs_32_bit_or_less;  // uses a GLSL.std.450 function defined for 16/32 bits only
+};
+
+SpirvId erf_approximation(Emitter& e, SpirvId x) {
+  SpirvId ax = e.glsl(GLSLstd450FAbs, {x});
+  SpirvId t = e.op(spv::OpFDiv, {e.c(1.0), e.add(e.c(1.0), e.mul(e.c(0.3275911), ax))});
+  SpirvId poly = e.c(1.061405429);
+  for (double coefficient : {-1.453152027, 1.421413741, -0.284496736, 0.254829592}) {
+    poly = e.add(e.mul(poly, t), e.c(coefficient));
+  }
+  poly = e.mul(poly, t);
+  SpirvId gauss = e.glsl(GLSLstd450Exp, {e.op(spv::OpFNegate, {e.mul(ax, ax)})});
+  SpirvId magnitude = e.op(spv::OpFSub, {e.c(1.0), e.mul(poly, gauss)});
+  return e.mul(e.glsl(GLSLstd450FSign, {x}), magnitude);
+}
+
+const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
+  static const std::unordered_map<std::string, MathIntrinsic> table = {
+      {"tir.exp", {GLSLstd450Exp, nullptr, true}},
+      {"tir.exp2", {GLSLstd450Exp2, nullptr, true}},
+      {"tir.log", {GLSLstd450Log, nullptr, true}},
+      {"tir.log2", {GLSLstd450Log2, nullptr, true}},
+      {"tir.sqrt", {GLSLstd450Sqrt, nullptr, false}},
+      {"tir.rsqrt", {GLSLstd450InverseSqrt, nullptr, false}},
+      {"tir.sin", {GLSLstd450Sin, nullptr, true}},
+      {"tir.cos", {GLSLstd450Cos, nullptr, true}},
+      {"tir.tan", {GLSLstd450Tan, nullptr, true}},
+      {"tir.pow", {GLSLstd450Pow, nullptr, true}},
+      {"tir.fabs", {GLSLstd450FAbs, nullptr, false}},
+      {"tir.floor", {GLSLstd450Floor, nullptr, false}},
+      {"tir.ceil", {GLSLstd450Ceil, nullptr, false}},
+      {"tir.round", {GLSLstd450Round, nullptr, false}},
+      {"tir.trunc", {GLSLstd450Trunc, nullptr, false}},
+      {"tir.nearbyint", {GLSLstd450RoundEven, nullptr, false}},
+      {"tir.tanh",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          SpirvId clamped = e.glsl(GLSLstd450FClamp, {a[0], e.c(-10.0), e.c(10.0)});
+          return e.glsl(GLSLstd450Tanh, {clamped});
+        },
+        true}},
+      {"tir.exp10",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          return e.glsl(GLSLstd450Exp2, {e.mul(a[0], e.c(3.321928094887362))});
+        },
+        true}},
+      {"tir.log10",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          return e.mul(e.glsl(GLSLstd450Log2, {a[0]}), e.c(0.30102999566398120));
+        },
+        true}},
+      {"tir.log1p",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          return e.glsl(GLSLstd450Log, {e.add(e.c(1.0), a[0])});
+        },
+        true}},
+      {"tir.sigmoid",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          SpirvId exp_neg = e.glsl(GLSLstd450Exp, {e.op(spv::OpFNegate, {a[0]})});
+          return e.op(spv::OpFDiv, {e.c(1.0), e.add(e.c(1.0), exp_neg)});
+        },
+        true}},
+      {"tir.erf",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) { return erf_approximation(e, a[0]); },
+        true}},
+      {"tir.fmod",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          return e.op(spv::OpFRem, {a[0], a[1]});
+        },
+        false}},
+  };
+  return table;
+}
+
+}  // namespace
+
+bool is_math_intrinsic(const std::string& op) {
+  return op == "tir.isnan" || op == "tir.isinf" || math_intrinsics().count(op) != 0;
+}
+
+SpirvValue emit_math_intrinsic(SpirvBuilder& builder, const std::string& op,
+                               const std::vector<SpirvValue>& args, const std::string& kernel_name,
+                               Span span) {
+  RELAXC_ICHECK(!args.empty()) << op << " without arguments";
+  DataType dtype = args[0].dtype;
+  RELAXC_ICHECK(dtype.is_float()) << op << " of " << dtype.str() << " in kernel " << kernel_name;
+  std::vector<SpirvId> ids;
+  for (const SpirvValue& arg : args) {
+    RELAXC_ICHECK(arg.dtype == dtype) << op << " with arguments of different dtypes";
+    ids.push_back(arg.id);
+  }
+  if (op == "tir.isnan" || op == "tir.isinf") {
+    DataType result = DataType::Bool(dtype.lanes());
+    return {builder.value(op == "tir.isnan" ? spv::OpIsNan : spv::OpIsInf, builder.type_of(result),
+                          {ids[0]}),
+            result};
+  }
+  auto it = math_intrinsics().find(op);
+  RELAXC_ICHECK(it != math_intrinsics().end()) << op << " is not a math intrinsic";
+  const MathIntrinsic& intrinsic = it->second;
+  if (intrinsic.needs_32_bit_or_less && dtype.bits() > 32) {
+    user_error(span) << "kernel '" << kernel_name << "' uses " << op.substr(4) << " on "
+                     << dtype.element_of().str()
+                     << ", which Vulkan (GLSL.std.450) provides only for float16 and float32";
+  }
+  Emitter emitter{builder, dtype, builder.type_of(dtype)};
+  SpirvId result =
+      intrinsic.composite ? intrinsic.composite(emitter, ids) : emitter.glsl(intrinsic.glsl, ids);
+  return {result, dtype};
+}
+
+}  // namespace relaxc::codegen

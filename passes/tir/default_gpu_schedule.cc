@@ -1,0 +1,188 @@
+// The default GPU schedule: binds every unscheduled block of a PrimFunc to GPU threads.
+//
+// Each block directly under the root block, not under a thread-bound loop yet, whose
+// loops form a perfect nest holding it alone, is scheduled with the loop primitives:
+// - spatial block: its loops fused into one of extent E, split [ceil(E / T), T] with
+//   T = min(256, max threads per block) (or E when smaller), bound to blockIdx.x and
+//   threadIdx.x; a constant grid above the target's limit gets a serial loop outside;
+// - reduction block: its spatial loops (moved outside the reduction loops) fused and
+//   bound to blockIdx.x, its reduction loops fused and split [None, R] with the inner
+//   part on threadIdx.x (R a power of two, at most 256 and the thread limit), which the
+//   kernel lowering turns into a cross-thread reduction.
+// A block without loops (a one-element function) gets unit blockIdx.x / threadIdx.x
+// loops. Symbolic extents work through split's tail guards; a grid too large for the
+// device at run time is the launch's to report.
+#include "passes/tir/default_gpu_schedule.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "passes/tir/schedule/schedule.h"
+#include "passes/tir/schedule/schedule_internal.h"
+
+namespace relaxc::tir {
+
+using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
+
+namespace {
+
+constexpr int64_t kDefaultThreads = 256;
+
+PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
+
+int64_t next_power_of_two(int64_t v) {
+  int64_t p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+
+// Wraps `stmt` (found at `path`) in unit loops bound to each of `axes`, outermost first.
+PrimFunc wrap_in_unit_loops(const PrimFunc& func, const StmtPath& path,
+                            const std::vector<std::string>& axes) {
+  Stmt body = path.back();
+  for (size_t i = axes.size(); i-- > 0;) {
+    std::string name = axes[i];
+    std::replace(name.begin(), name.end(), '.', '_');
+    body = for_loop(var(name, DataType::Int(32)), int_imm(DataType::Int(32), 0),
+                    int_imm(DataType::Int(32), 1), ForKind::ThreadBinding, body, axes[i], {},
+                    path.back()->span);
+  }
+  return with_body(func, replace_in_path(path, body));
+}
+
+// Checks that `block`'s loops are its own: a perfect chain from the outermost loop down
+// to the block, holding no other block.
+void check_own_loop_nest(const PrimFunc& func, const std::string& block_name) {
+  StmtPath path = find_block_path(func->body, block_name);
+  std::vector<For> loops = loops_on_path(StmtPath(path.begin(), path.end() - 1));
+  if (loops.empty()) return;
+  for (const BlockRealize& other : blocks_under(loops.front())) {
+    if (other->block->name == block_name) continue;
+    // Blocks nested inside this one move with it.
+    if (!find_block_path(path.back(), other->block->name).empty()) continue;
+    user_error(loops.front()->span)
+        << "default_gpu_schedule: block '" << block_name << "' shares "
+        << loop_name(loops.front()->loop_var) << " with block '" << other->block->name
+        << "'; schedule blocks that share loops by hand";
+  }
+  for (size_t i = 0; i + 1 < loops.size(); ++i) {
+    if (!loops[i]->body.same_as(loops[i + 1])) {
+      user_error(loops[i]->span) << "default_gpu_schedule: the loops of block '" << block_name
+                                 << "' are not a perfect nest below "
+                                 << loop_name(loops[i]->loop_var);
+    }
+  }
+  if (!loops.back()->body.same_as(path.back())) {
+    user_error(loops.back()->span)
+        << "default_gpu_schedule: the body of " << loop_name(loops.back()->loop_var)
+        << " is not block '" << block_name << "' alone";
+  }
+}
+
+// Splits `loop` (extent E) so that its outer part fits the grid's x limit: a serial
+// loop outside when a constant E exceeds it. Returns the loop to bind to blockIdx.x.
+LoopRef fit_grid(Schedule& s, const LoopRef& loop, const Target& target) {
+  const int64_t* extent = as_const_int(s.get_for(loop)->extent);
+  int64_t max_grid = target.max_grid_size[0];
+  if (extent == nullptr || *extent <= max_grid) return loop;
+  return s.split(loop, {PrimExpr(), index_const(loop.var, max_grid)})[1];
+}
+
+void schedule_spatial(Schedule& s, const std::vector<LoopRef>& loops, const Target& target) {
+  LoopRef fused = s.fuse(loops);
+  int64_t threads = std::min(kDefaultThreads, target.max_threads_per_block);
+  if (const int64_t* extent = as_const_int(s.get_for(fused)->extent)) {
+    threads = std::max<int64_t>(1, std::min(threads, *extent));
+  }
+  std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), index_const(fused.var, threads)});
+  s.bind(fit_grid(s, parts[0], target), "blockIdx.x");
+  s.bind(parts[1], "threadIdx.x");
+}
+
+void schedule_reduction(Schedule& s, const std::vector<LoopRef>& spatial,
+                        const std::vector<LoopRef>& reduce, const Target& target) {
+  std::vector<LoopRef> order = spatial;
+  order.insert(order.end(), reduce.begin(), reduce.end());
+  s.reorder(order);
+  LoopRef reduced = s.fuse(reduce);
+  // A power of two: the cross-thread reduction halves the active threads each step.
+  int64_t threads = 1;
+  while (threads * 2 <= std::min(kDefaultThreads, target.max_threads_per_block)) threads *= 2;
+  if (const int64_t* extent = as_const_int(s.get_for(reduced)->extent)) {
+    threads = std::min(threads, next_power_of_two(*extent));
+  }
+  std::vector<LoopRef> parts = s.split(reduced, {PrimExpr(), index_const(reduced.var, threads)});
+  s.bind(parts[1], "threadIdx.x");
+  if (spatial.empty()) {
+    PrimFunc func = s.func();
+    s = Schedule(
+        wrap_in_unit_loops(func, find_loop_path(func->body, parts[0].var), {"blockIdx.x"}));
+  } else {
+    s.bind(fit_grid(s, s.fuse(spatial), target), "blockIdx.x");
+  }
+}
+
+bool under_thread_binding(const StmtPath& path) {
+  return std::any_of(path.begin(), path.end(), [](const Stmt& st) {
+    const auto* loop = st.as<ForNode>();
+    return loop != nullptr && loop->kind == ForKind::ThreadBinding;
+  });
+}
+
+// Whether the block at `path` sits directly in the root block (no other block between).
+bool directly_under_root(const StmtPath& path) {
+  int blocks = 0;
+  for (size_t i = 0; i + 1 < path.size(); ++i) blocks += path[i].is<BlockNode>() ? 1 : 0;
+  return blocks == 1;
+}
+
+}  // namespace
+
+PrimFunc default_gpu_schedule(const PrimFunc& func, const Target& target) {
+  if (root_block(func) == nullptr) return func;  // opaque code: nothing to schedule
+  Schedule s(func);
+  for (const BlockRef& block : s.get_blocks()) {
+    StmtPath path = find_block_path(s.func()->body, block.name);
+    if (!directly_under_root(path) || under_thread_binding(path)) continue;
+    check_own_loop_nest(s.func(), block.name);
+    std::vector<LoopRef> loops = s.get_loops(block);
+    if (loops.empty()) {
+      s = Schedule(wrap_in_unit_loops(s.func(), path, {"blockIdx.x", "threadIdx.x"}));
+      continue;
+    }
+    std::vector<LoopRef> spatial, reduce;
+    for (const LoopRef& loop : loops) {
+      For header = s.get_for(loop);
+      LoopIterUse use = loop_iter_use(header);
+      // A loop no iteration variable depends on repeats the block: running those
+      // repetitions on parallel threads could race (an accumulation written opaquely).
+      if (!use.spatial && !use.reduce && !is_const_int(header->extent, 1)) {
+        user_error(header->span) << "default_gpu_schedule: no iteration variable of block '"
+                                 << block.name << "' depends on " << loop_name(loop.var)
+                                 << "; bind the block's iteration variables to its loops";
+      }
+      (use.reduce ? reduce : spatial).push_back(loop);
+    }
+    if (reduce.empty()) {
+      schedule_spatial(s, spatial, target);
+    } else {
+      schedule_reduction(s, spatial, reduce, target);
+    }
+  }
+  return s.func();
+}
+
+IRModule default_gpu_schedule(const IRModule& mod, const Target& target) {
+  IRModule result = mod;
+  for (const auto& [name, func] : mod->functions) {
+    if (const auto* prim = func.as<PrimFuncNode>()) {
+      PrimFunc scheduled = default_gpu_schedule(PrimFunc(prim), target);
+      if (!scheduled.same_as(func)) result = module_with(result, name, scheduled);
+    }
+  }
+  return result;
+}
+
+}  // namespace relaxc::tir

@@ -1,0 +1,79 @@
+// The steps of lower_to_kernels, each usable alone (for tests); lower_to_kernels.cc runs
+// them in this order.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/target/target.h"
+#include "ir/tir/stmt.h"
+#include "passes/tir/lower_to_kernels.h"
+
+namespace relaxc::tir {
+
+// 0. Merges a thread-bound loop into the enclosing loop bound to the same thread axis (a
+// cooperative copy computed at a loop under threadIdx.x, with its own threadIdx.x loop):
+// both name one hardware index, so the inner loop is replaced by its body with its var
+// substituted by the outer one. An inner extent provably equal to the outer one is a plain
+// substitution; a smaller constant one guards the body with `outer < inner extent`; a
+// larger or non-constant one is a UserError naming both loops and their extents. Loops
+// bound to one axis in separate (not nested) subtrees are left alone.
+PrimFunc unify_thread_bindings(const PrimFunc& func);
+
+// 1. A reduction block whose reduction iter vars depend on a threadIdx-bound loop
+// becomes a per-thread partial result ("local"), a tree reduction in a "shared" buffer
+// with barriers, and a final write by thread 0. Other blocks are left as they are.
+PrimFunc lower_cross_thread_reduction(const PrimFunc& func);
+
+// 2. Blocks become loops: iter vars are replaced by their bindings, predicates become
+// IfThenElse, init runs when every reduction iter var is at its minimum, alloc_buffers
+// become Allocate around the block's body, match_buffers become views of their source.
+// The result has no blocks.
+PrimFunc lower_blocks(const PrimFunc& func);
+
+// 3. Splits a block-free function (lower_blocks' result) into kernels. Each outermost
+// thread-bound loop becomes one kernel, its thread-bound loops hoisted outermost (one per
+// axis, min 0); root "global" allocations become workspaces; root "shared"/"local"
+// allocations move into the kernel that uses them. Kernels keep the function's
+// multi-dimensional buffers and int64 vars: the steps below finish them. Checks the thread
+// extents against `target`.
+LoweredFunc split_host_device(const PrimFunc& func, const std::string& name, const Target& target);
+
+// 4. Adds the barriers a kernel's threads need between their accesses to the buffers they
+// exchange values through ("shared" ones, and "global" ones holding a per-block result:
+// written at an element independent of the thread, and read): in a sequence, before a
+// statement that reads or writes such a buffer that statements since the last barrier
+// wrote (or writes one they read); in a loop whose body writes such a buffer it also
+// reads, at the end of the body. Never under a condition or loop that depends on the
+// thread (the barrier goes around it, or the condition is split); existing barriers count.
+PrimFunc insert_shared_barriers(const PrimFunc& kernel);
+
+// 5. Shrinks each "shared"/"local" Allocate of a kernel to the region its accesses reach
+// (per block of threads for "shared", per thread for "local"), and moves it to the
+// innermost statement holding all its accesses.
+PrimFunc compact_buffer_allocations(const PrimFunc& kernel);
+
+// 6. Every buffer of a kernel becomes one-dimensional (row-major, or by its strides):
+// params become flat "global" buffers, Allocates flat buffers of constant size
+// (UserError naming the buffer otherwise) that move to the top of the kernel, below its
+// thread-bound loops.
+PrimFunc flatten_buffers(const PrimFunc& kernel);
+
+// 7. Index and loop arithmetic of a kernel in int32: int64 vars (loop vars, shape
+// scalars) become int32 vars of the same name; int64 data keeps its type.
+PrimFunc narrow_to_int32(const PrimFunc& kernel);
+
+// 8. Simplifies every expression of a kernel with the ranges of its loops known.
+PrimFunc simplify_kernel(const PrimFunc& kernel);
+
+// Checks a finished kernel and its launch against the target's limits: threads per block
+// (per axis and in all), constant grid sizes, shared memory, dtypes. UserError otherwise.
+void check_kernel_limits(const KernelLaunch& launch, const Target& target);
+
+// Evaluate(T.tvm_storage_sync("shared")): the barrier of a block's threads.
+Stmt storage_sync();
+bool is_storage_sync(const Stmt& stmt);
+
+// The shared memory of a kernel in bytes: the sum of its "shared" Allocates.
+int64_t shared_memory_bytes(const PrimFunc& kernel);
+
+}  // namespace relaxc::tir

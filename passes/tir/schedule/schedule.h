@@ -1,0 +1,84 @@
+// Schedule: the primitives that transform a TensorIR PrimFunc's loop nest (split, fuse,
+// reorder, bind, caching, compute_at, ...) while keeping what it computes.
+//
+// A Schedule owns the current PrimFunc and replaces it after every primitive; the result
+// is an ordinary PrimFunc that prints in the text format. Loops are named by their loop
+// variable (a Var is unique), blocks by their name (unique within a PrimFunc). A handle
+// stays valid while the loop or block exists; a primitive that removes a loop (fuse,
+// split) returns the handles of the loops that replace it.
+//
+// Every primitive checks that the request is legal and otherwise throws a UserError that
+// names the loop or block and says why (the loop is not a single child chain, a
+// reduction loop cannot be bound to blockIdx, a producer is not found, ...); the
+// schedule is unchanged after a refused request.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/tir/stmt.h"
+
+namespace relaxc::tir {
+
+struct LoopRef {
+  Var var;  // the loop's variable
+};
+struct BlockRef {
+  std::string name;
+};
+
+class Schedule {
+ public:
+  explicit Schedule(PrimFunc func);
+
+  const PrimFunc& func() const { return func_; }
+
+  // The block named `name`; UserError if there is none.
+  BlockRef get_block(const std::string& name) const;
+  // Every block of the function except the root block, in program order.
+  std::vector<BlockRef> get_blocks() const;
+  // The loops above `block`, outermost first.
+  std::vector<LoopRef> get_loops(const BlockRef& block) const;
+  // The loop statement `loop` names; UserError if it is gone.
+  For get_for(const LoopRef& loop) const;
+  BlockRealize get_block_realize(const BlockRef& block) const;
+
+  // Splits `loop` into nested loops whose extents are `factors` (outermost first). At
+  // most one factor may be null: it is inferred as ceildiv(extent, product of the
+  // others). Extents may be symbolic; where the product does not provably equal the
+  // extent, the blocks below get the predicate `fused index < extent` (the tail guard).
+  std::vector<LoopRef> split(const LoopRef& loop, const std::vector<PrimExpr>& factors);
+  // Fuses perfectly nested loops (each the only child of the previous, outermost first,
+  // all starting at 0) into one loop whose extent is the product of theirs.
+  LoopRef fuse(const std::vector<LoopRef>& loops);
+  // Reorders loops of one perfect nest into the given order (they need not be adjacent;
+  // loops between them keep their places).
+  void reorder(const std::vector<LoopRef>& loops);
+  // Binds `loop` to a thread axis: "blockIdx.x/y/z", "threadIdx.x/y/z". A loop over a
+  // reduction may be bound to threadIdx.* only: that asks for a cross-thread reduction,
+  // which the kernel lowering implements (shared memory, or subgroup operations where
+  // the target has them).
+  void bind(const LoopRef& loop, const std::string& thread_axis);
+  // The loop must have a constant extent.
+  void unroll(const LoopRef& loop);
+  // The loop must have a constant extent, be innermost, and carry no reduction.
+  void vectorize(const LoopRef& loop);
+
+  // Adds a block that copies the `read_index`-th buffer that `block` reads into a new
+  // buffer in `scope` ("shared", "local"), and makes `block` read the copy. The copy
+  // block sits at the root, before the first reader; move it with compute_at.
+  BlockRef cache_read(const BlockRef& block, int read_index, const std::string& scope);
+  // Makes `block` write its `write_index`-th buffer into a new buffer in `scope`, and
+  // adds a block after it that copies the result back; move it with reverse_compute_at.
+  BlockRef cache_write(const BlockRef& block, int write_index, const std::string& scope);
+  // Moves producer `block` under `loop` (of one of its consumers), computing only the
+  // region the consumers below `loop` need for one iteration of it.
+  void compute_at(const BlockRef& block, const LoopRef& loop);
+  // Moves consumer `block` under `loop` (of its producer), computing what the producer
+  // below `loop` has produced in one iteration of it.
+  void reverse_compute_at(const BlockRef& block, const LoopRef& loop);
+
+ private:
+  PrimFunc func_;
+};
+
+}  // namespace relaxc::tir

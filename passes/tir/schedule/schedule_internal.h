@@ -1,0 +1,69 @@
+// Helpers shared by the schedule primitives: finding a loop or block in a PrimFunc's
+// body, replacing one statement and rebuilding its ancestors, and the questions every
+// legality check asks (which blocks sit under a loop, which iteration variables depend
+// on which loop variables).
+#pragma once
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/tir/stmt.h"
+
+namespace relaxc::tir::schedule_internal {
+
+// The statements from the function body (front) down to a target statement (back),
+// each the parent of the next. A path to a block realize passes through the Block
+// nodes of the enclosing blocks (BlockRealize -> Block -> body ...).
+using StmtPath = std::vector<Stmt>;
+
+// The path to the For whose loop variable is `loop_var`; empty if there is none.
+StmtPath find_loop_path(const Stmt& body, const Var& loop_var);
+// The path to the BlockRealize of the block named `name`; empty if there is none.
+StmtPath find_block_path(const Stmt& body, const std::string& name);
+
+// The body with `path.back()` replaced by `replacement`, its ancestors rebuilt (and
+// nothing else). A null `replacement` removes the statement; its parent must then be a
+// SeqStmt (the sequence shrinks, or becomes its one remaining statement). A SeqStmt
+// replacement inside a SeqStmt is flattened into it.
+Stmt replace_in_path(const StmtPath& path, const Stmt& replacement);
+// `func` with its body replaced.
+PrimFunc with_body(const PrimFunc& func, Stmt body);
+
+// The root block of `func` (its body when that is the realize of a block without
+// iteration variables), or null.
+const BlockNode* root_block(const PrimFunc& func);
+// Whether `realize` is the function's root block realize.
+bool is_root(const PrimFunc& func, const BlockRealizeNode* realize);
+
+// The block realizes under `stmt` (itself included), in program order, nested blocks
+// after their parent.
+std::vector<BlockRealize> blocks_under(const Stmt& stmt);
+// The loops on `path` below its last Block (outermost first): for a path to a block
+// realize, the loops of that block within its parent block.
+std::vector<For> loops_on_path(const StmtPath& path);
+
+// `body` with `condition` and-ed to the predicate of each outermost block realize under
+// it (the tail guard of a split); a body without blocks is wrapped in `if condition:`.
+Stmt add_predicate(const Stmt& body, const PrimExpr& condition);
+// Whether a block predicate is absent or the constant true.
+bool is_true_predicate(const PrimExpr& predicate);
+
+// Whether `expr` reads the variable `v` / any variable of `vars`.
+bool uses_var(const PrimExpr& expr, const Var& v);
+bool uses_any_var(const PrimExpr& expr, const std::unordered_set<const VarNode*>& vars);
+
+// What the blocks directly realized under a loop bind to its loop variable.
+struct LoopIterUse {
+  bool spatial = false;  // some spatial iter var's value uses the loop var
+  bool reduce = false;   // some reduction (or scan/opaque) iter var's value uses it
+  // The first block whose reduction iter var uses the loop var (for messages), or "".
+  std::string reduce_block;
+};
+// The kinds of the iteration variables, of every block under `loop`, whose bound
+// values depend on `loop`'s variable.
+LoopIterUse loop_iter_use(const For& loop);
+
+// "loop 'i_0'": how messages name a loop.
+std::string loop_name(const Var& loop_var);
+
+}  // namespace relaxc::tir::schedule_internal

@@ -1,0 +1,493 @@
+// split_host_device: a block-free PrimFunc becomes kernels and the host's launches.
+//
+// Algorithm: the top level of the body may hold only Allocates and sequences around
+// thread-bound loops. A root "global" Allocate is a workspace of the host; a root
+// "shared"/"local" Allocate moves into the one kernel that uses it. Each outermost
+// ThreadBinding loop is a region that becomes a kernel:
+// - its thread-bound loops are collected per axis; each axis gets one var (the first
+//   loop's, or a fresh one of that name when its min is not 0) and one extent (threadIdx:
+//   the largest constant extent; blockIdx: the common extent, or the largest constant);
+// - every thread-bound loop is replaced by its body with its var rewritten to the axis
+//   var (plus its min), guarded by "axis var < extent" where its extent is smaller
+//   (barriers between the regions are insert_shared_barriers' work, on the kernel);
+// - the axes are re-created outermost (blockIdx, then threadIdx, each in order of first
+//   appearance), params are the buffers it touches (in LoweredFunc::buffers() order)
+//   then the host vars it uses (in host var order).
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/arith/analyzer.h"
+#include "ir/text/printer.h"
+#include "ir/tir/functor.h"
+#include "passes/tir/kernel_lowering_steps.h"
+
+namespace relaxc::tir {
+
+Stmt storage_sync() {
+  return evaluate(call(DataType::Void(), "tir.tvm_storage_sync", {string_imm("shared")}));
+}
+
+bool is_storage_sync(const Stmt& stmt) {
+  const auto* eval = stmt.as<EvaluateNode>();
+  if (eval == nullptr) return false;
+  const auto* c = eval->value.as<CallNode>();
+  return c != nullptr && c->op == "tir.tvm_storage_sync";
+}
+
+namespace {
+
+using VarSet = std::unordered_set<Var, RefHash, RefEq>;
+
+const char* const kThreadTags[] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
+                                   "threadIdx.x", "threadIdx.y", "threadIdx.z"};
+
+// 0..2 for blockIdx.x/y/z, 3..5 for threadIdx.x/y/z, -1 for anything else.
+int thread_tag_index(const std::string& tag) {
+  for (int i = 0; i < 6; ++i) {
+    if (tag == kThreadTags[i]) return i;
+  }
+  return -1;
+}
+
+bool holds_barrier(const Stmt& stmt) {
+  bool found = false;
+  post_order_visit(stmt, [&](const Ref<Object>& n) {
+    if (const auto* s = n.as<EvaluateNode>(); s != nullptr && is_storage_sync(Stmt(s))) {
+      found = true;
+    }
+  });
+  return found;
+}
+
+std::string describe(const Stmt& stmt) {
+  std::string text = text::print_node(stmt);
+  size_t eol = text.find('\n');
+  if (eol != std::string::npos) text = text.substr(0, eol);
+  return text;
+}
+
+// One thread axis of a kernel.
+struct ThreadAxis {
+  int tag_index = -1;
+  Var var;
+  PrimExpr extent;
+  Span span;
+  std::vector<const ForNode*> loops;
+};
+
+class KernelBuilder {
+ public:
+  KernelBuilder(const For& region, const Target& target) : region_(region), target_(target) {}
+
+  // The kernel body with its axes outermost; `axes_` describes them.
+  Stmt build() {
+    std::vector<int> enclosing;
+    walk_loops(region_, enclosing);
+    choose_extents();
+    return rewrite(region_);
+  }
+
+  Stmt wrap_in_axes(Stmt inner) const {
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+      const ThreadAxis& axis = axes_.at(*it);
+      inner = for_loop(axis.var, int_imm(axis.var->dtype, 0), axis.extent, ForKind::ThreadBinding,
+                       inner, kThreadTags[axis.tag_index], {}, axis.span);
+    }
+    return inner;
+  }
+
+  const std::map<int, ThreadAxis>& axes() const { return axes_; }
+
+ private:
+  void walk_loops(const Stmt& stmt, std::vector<int>& enclosing) {
+    if (!stmt.defined()) return;
+    if (const auto* loop = stmt.as<ForNode>()) {
+      if (loop->kind == ForKind::ThreadBinding) {
+        int index = thread_tag_index(loop->thread_tag);
+        if (index < 0) {
+          user_error(loop->span) << "loop '" << loop->loop_var->name << "' is bound to '"
+                                 << loop->thread_tag
+                                 << "'; expected blockIdx.x/y/z or threadIdx.x/y/z";
+        }
+        if (std::find(enclosing.begin(), enclosing.end(), index) != enclosing.end()) {
+          user_error(loop->span) << "loop '" << loop->loop_var->name << "' is bound to "
+                                 << loop->thread_tag
+                                 << " inside another loop bound to the same axis";
+        }
+        ThreadAxis& axis = axes_[index];
+        if (axis.loops.empty()) {
+          axis.tag_index = index;
+          order_.push_back(index);
+        }
+        axis.loops.push_back(loop);
+        enclosing.push_back(index);
+        walk_loops(loop->body, enclosing);
+        enclosing.pop_back();
+        return;
+      }
+      walk_loops(loop->body, enclosing);
+      return;
+    }
+    if (const auto* seq = stmt.as<SeqStmtNode>()) {
+      for (const Stmt& s : seq->seq) walk_loops(s, enclosing);
+    } else if (const auto* branch = stmt.as<IfThenElseNode>()) {
+      walk_loops(branch->then_case, enclosing);
+      walk_loops(branch->else_case, enclosing);
+    } else if (const auto* let = stmt.as<LetStmtNode>()) {
+      walk_loops(let->body, enclosing);
+    } else if (const auto* alloc = stmt.as<AllocateNode>()) {
+      walk_loops(alloc->body, enclosing);
+    } else if (const auto* loop = stmt.as<WhileNode>()) {
+      walk_loops(loop->body, enclosing);
+    }
+  }
+
+  void choose_extents() {
+    std::vector<int> blocks, thread_axes;
+    for (int index : order_) (index < 3 ? blocks : thread_axes).push_back(index);
+    order_ = blocks;
+    order_.insert(order_.end(), thread_axes.begin(), thread_axes.end());
+    arith::Analyzer analyzer;
+    for (auto& [index, axis] : axes_) {
+      const ForNode* first = axis.loops.front();
+      axis.span = first->span;
+      axis.var = is_const_int(first->min, 0) ? first->loop_var
+                                             : var(first->loop_var->name, first->loop_var->dtype);
+      bool is_thread = index >= 3;
+      int64_t largest = -1;
+      bool all_constant = true;
+      for (const ForNode* loop : axis.loops) {
+        const int64_t* extent = as_const_int(loop->extent);
+        if (extent == nullptr) {
+          all_constant = false;
+          if (is_thread) {
+            user_error(loop->span)
+                << "loop '" << loop->loop_var->name << "' bound to " << loop->thread_tag
+                << " has the symbolic extent " << text::print_node(loop->extent)
+                << "; the threads of a block must be a constant number (split the loop by a "
+                   "constant factor and bind the inner loop)";
+          }
+          continue;
+        }
+        if (is_thread && *extent > target_.max_block_size[index - 3]) {
+          user_error(loop->span) << "loop '" << loop->loop_var->name << "' bound to "
+                                 << loop->thread_tag << " has " << *extent
+                                 << " threads per block; target '" << target_.str()
+                                 << "' allows at most " << target_.max_block_size[index - 3];
+        }
+        if (!is_thread && *extent > target_.max_grid_size[index]) {
+          user_error(loop->span) << "loop '" << loop->loop_var->name << "' bound to "
+                                 << loop->thread_tag << " has " << *extent << " blocks; target '"
+                                 << target_.str() << "' allows at most "
+                                 << target_.max_grid_size[index];
+        }
+        largest = std::max(largest, *extent);
+      }
+      if (all_constant) {
+        axis.extent = int_imm(first->extent->dtype, largest);
+        continue;
+      }
+      axis.extent = first->extent;
+      for (const ForNode* loop : axis.loops) {
+        if (!analyzer.can_prove_equal(loop->extent, first->extent)) {
+          user_error(loop->span) << "loop '" << loop->loop_var->name << "' bound to "
+                                 << loop->thread_tag << " has the extent "
+                                 << text::print_node(loop->extent) << " but loop '"
+                                 << first->loop_var->name << "' bound to the same axis in this "
+                                 << "kernel has " << text::print_node(first->extent)
+                                 << "; blockIdx extents of one kernel must agree";
+        }
+      }
+    }
+    int64_t threads = 1;
+    std::string loops;
+    for (int index : order_) {
+      if (index < 3) continue;
+      const ThreadAxis& axis = axes_.at(index);
+      threads *= *as_const_int(axis.extent);
+      loops += std::string(loops.empty() ? "" : ", ") + "'" + axis.loops.front()->loop_var->name +
+               "' (" + kThreadTags[index] + " x " + std::to_string(*as_const_int(axis.extent)) +
+               ")";
+    }
+    if (threads > target_.max_threads_per_block) {
+      user_error(region_->span) << "loops " << loops << " have " << threads
+                                << " threads per block; target '" << target_.str()
+                                << "' allows at most " << target_.max_threads_per_block;
+    }
+  }
+
+  // The statement with its thread-bound loops replaced by their bodies over the axis vars.
+  Stmt rewrite(const Stmt& stmt) {
+    if (!stmt.defined()) return stmt;
+    if (const auto* loop = stmt.as<ForNode>()) {
+      if (loop->kind == ForKind::ThreadBinding) return rewrite_thread_loop(loop);
+      Stmt body = rewrite(loop->body);
+      if (body.same_as(loop->body)) return stmt;
+      auto* copy = copy_node(*loop);
+      copy->body = body;
+      return Stmt(copy);
+    }
+    if (const auto* seq = stmt.as<SeqStmtNode>()) {
+      std::vector<Stmt> items;
+      for (const Stmt& item : seq->seq) items.push_back(rewrite(item));
+      return seq_stmt(items, seq->span);
+    }
+    if (const auto* branch = stmt.as<IfThenElseNode>()) {
+      return if_then_else(branch->condition, rewrite(branch->then_case), rewrite(branch->else_case),
+                          branch->span);
+    }
+    if (const auto* let = stmt.as<LetStmtNode>()) {
+      return let_stmt(let->var, let->value, rewrite(let->body), let->span);
+    }
+    if (const auto* alloc = stmt.as<AllocateNode>()) {
+      return allocate(alloc->buffer, rewrite(alloc->body), alloc->span);
+    }
+    if (const auto* loop = stmt.as<WhileNode>()) {
+      return while_loop(loop->condition, rewrite(loop->body), loop->span);
+    }
+    return stmt;
+  }
+
+  Stmt rewrite_thread_loop(const ForNode* loop) {
+    const ThreadAxis& axis = axes_.at(thread_tag_index(loop->thread_tag));
+    arith::Analyzer analyzer;
+    bool guarded = !analyzer.can_prove_equal(loop->extent, axis.extent);
+    Stmt body = rewrite(loop->body);
+    if (guarded && holds_barrier(body)) {
+      user_error(loop->span) << "loop '" << loop->loop_var->name << "' bound to "
+                             << loop->thread_tag << " has " << text::print_node(loop->extent)
+                             << " threads where its kernel has " << text::print_node(axis.extent)
+                             << ", and it synchronizes its threads (a cross-thread reduction): "
+                                "bind it to the same number of threads";
+    }
+    PrimExpr value = axis.var;
+    if (value->dtype != loop->loop_var->dtype) value = cast(loop->loop_var->dtype, value);
+    if (!is_const_int(loop->min, 0)) value = add(value, loop->min);
+    if (!value.same_as(loop->loop_var)) {
+      VarMap map{{loop->loop_var, value}};
+      body = substitute(body, map);
+    }
+    if (guarded) {
+      PrimExpr extent = loop->extent;
+      if (extent->dtype != axis.var->dtype) extent = cast(axis.var->dtype, extent);
+      body = if_then_else(lt(axis.var, extent), body, {}, loop->span);
+    }
+    return body;
+  }
+
+  For region_;
+  const Target& target_;
+  std::map<int, ThreadAxis> axes_;
+  std::vector<int> order_;
+};
+
+// The host vars of `func` in order: scalar params, then the vars of the buffer params'
+// shapes, strides and offsets.
+std::vector<Var> host_vars_of(const PrimFunc& func) {
+  std::vector<Var> vars;
+  VarSet seen;
+  auto add_vars = [&](const PrimExpr& e) {
+    post_order_visit(e, [&](const Ref<Object>& n) {
+      if (const auto* v = n.as<VarNode>(); v != nullptr && seen.insert(Var(v)).second) {
+        vars.push_back(Var(v));
+      }
+    });
+  };
+  for (const Var& param : func->params) {
+    if (func->buffer_of(param).defined()) continue;
+    if (seen.insert(param).second) vars.push_back(param);
+  }
+  for (const Var& param : func->params) {
+    Buffer buf = func->buffer_of(param);
+    if (!buf.defined()) continue;
+    for (const PrimExpr& e : buf->shape) add_vars(e);
+    for (const PrimExpr& e : buf->strides) add_vars(e);
+    if (buf->elem_offset.defined()) add_vars(buf->elem_offset);
+  }
+  return vars;
+}
+
+// The top level of a function: workspaces, kernels, and the root allocations that move
+// into kernels.
+class HostSplitter {
+ public:
+  HostSplitter(const PrimFunc& func, const std::string& name, const Target& target)
+      : func_(func), name_(name), target_(target), host_vars_(host_vars_of(func)) {
+    for (const Var& v : host_vars_) host_var_set_.insert(v);
+  }
+
+  LoweredFunc run() {
+    LoweredFunc result;
+    result.name = name_;
+    result.source = func_;
+    for (const Var& param : func_->params) {
+      Buffer buf = func_->buffer_of(param);
+      if (buf.defined()) {
+        result.params.push_back(buf);
+        handle_names_[buf->data.get()] = param->name;
+      }
+    }
+    walk_top(func_->body);
+    result.workspaces = workspaces_;
+    std::vector<Buffer> all = result.params;
+    all.insert(all.end(), workspaces_.begin(), workspaces_.end());
+    for (const Stmt& kernel : kernels_) {
+      result.launches.push_back(make_launch(kernel, all, result.launches.size()));
+    }
+    return result;
+  }
+
+ private:
+  struct DeviceAlloc {
+    Buffer buffer;
+    Span span;
+    bool used = false;
+  };
+
+  void walk_top(const Stmt& stmt) {
+    if (!stmt.defined()) return;
+    if (const auto* seq = stmt.as<SeqStmtNode>()) {
+      for (const Stmt& s : seq->seq) walk_top(s);
+      return;
+    }
+    if (const auto* alloc = stmt.as<AllocateNode>()) {
+      const Buffer& buf = alloc->buffer;
+      if (buf->scope == "global") {
+        for (const PrimExpr& dim : buf->shape) check_host_expr(dim, buf);
+        workspaces_.push_back(buf);
+      } else {
+        device_allocs_.emplace(buf->data.get(), DeviceAlloc{buf, alloc->span});
+        device_alloc_order_.push_back(buf->data.get());
+      }
+      walk_top(alloc->body);
+      return;
+    }
+    if (const auto* loop = stmt.as<ForNode>()) {
+      if (loop->kind == ForKind::ThreadBinding) {
+        kernels_.push_back(stmt);
+        return;
+      }
+      user_error(loop->span) << "loop '" << loop->loop_var->name << "' of '" << name_
+                             << "' is not inside a thread-bound loop, so it would run on the "
+                                "host; bind it (or an outer loop) to blockIdx/threadIdx, or run "
+                                "default_gpu_schedule";
+    }
+    user_error(span_of(stmt.get()))
+        << "statement '" << describe(stmt) << "' of '" << name_
+        << "' is not inside a thread-bound loop, so it would run on the host; bind its loops "
+           "to blockIdx/threadIdx, or run default_gpu_schedule";
+  }
+
+  void check_host_expr(const PrimExpr& e, const Buffer& buf) {
+    post_order_visit(e, [&](const Ref<Object>& n) {
+      if (const auto* v = n.as<VarNode>(); v != nullptr && host_var_set_.count(Var(v)) == 0) {
+        user_error(buf->span) << "workspace '" << buf->name << "' has a shape that uses '"
+                              << v->name << "', which the host does not know";
+      }
+    });
+  }
+
+  KernelLaunch make_launch(const Stmt& region, const std::vector<Buffer>& all_buffers,
+                           size_t index) {
+    const For loop(region.as<ForNode>());
+    KernelBuilder builder(loop, target_);
+    Stmt inner = builder.build();
+
+    // Buffers touched, and the root allocations this kernel takes in.
+    std::set<const VarNode*> touched;
+    post_order_visit(inner, [&](const Ref<Object>& n) {
+      if (const auto* load = n.as<BufferLoadNode>()) touched.insert(load->buffer->data.get());
+      if (const auto* store = n.as<BufferStoreNode>()) touched.insert(store->buffer->data.get());
+    });
+    for (const VarNode* data : device_alloc_order_) {
+      if (touched.count(data) == 0) continue;
+      DeviceAlloc& alloc = device_allocs_.at(data);
+      if (alloc.used) {
+        user_error(alloc.buffer->span)
+            << alloc.buffer->scope << " buffer '" << alloc.buffer->name
+            << "' is used by two kernels, but " << alloc.buffer->scope
+            << " memory lives only as long as one kernel; allocate it in global scope";
+      }
+      alloc.used = true;
+      inner = allocate(alloc.buffer, inner, alloc.span);
+    }
+    Stmt body = builder.wrap_in_axes(inner);
+
+    KernelLaunch launch;
+    DeviceKernel& kernel = launch.kernel;
+    kernel.name =
+        kernels_.size() == 1 ? name_ + "_kernel" : name_ + "_kernel_" + std::to_string(index);
+    auto node = make_node<PrimFuncNode>();
+    for (size_t i = 0; i < all_buffers.size(); ++i) {
+      const Buffer& buf = all_buffers[i];
+      if (touched.count(buf->data.get()) == 0) continue;
+      auto name_it = handle_names_.find(buf->data.get());
+      std::string handle_name =
+          name_it != handle_names_.end() ? name_it->second : "var_" + buf->name;
+      Var handle = var(handle_name, DataType::Handle());
+      node->params.push_back(handle);
+      node->buffer_map.emplace_back(handle, buf);
+      launch.buffer_args.push_back(static_cast<int>(i));
+    }
+    VarSet used;
+    post_order_visit(body, [&](const Ref<Object>& n) {
+      if (const auto* v = n.as<VarNode>()) used.insert(Var(v));
+    });
+    for (const auto& [handle, buf] : node->buffer_map) {
+      for (const PrimExpr& e : buf->shape) {
+        post_order_visit(e, [&](const Ref<Object>& n) {
+          if (const auto* v = n.as<VarNode>()) used.insert(Var(v));
+        });
+      }
+    }
+    for (const Var& v : host_vars_) {
+      if (used.count(v) == 0) continue;
+      node->params.push_back(v);
+      launch.scalar_args.push_back(v);
+    }
+    node->body = body;
+    node->attrs = Attrs({{"global_symbol", AttrValue::string(kernel.name)}});
+    if (const AttrValue* noalias = func_->attrs.find("tir.noalias")) {
+      node->attrs = node->attrs.with("tir.noalias", *noalias);
+    }
+    node->span = loop->span;
+    kernel.func = PrimFunc(node);
+
+    for (int axis = 0; axis < 3; ++axis) {
+      launch.grid_size[axis] = int_imm(DataType::Int(64), 1);
+    }
+    for (const auto& [tag_index, axis] : builder.axes()) {
+      if (tag_index < 3) {
+        PrimExpr extent = axis.extent;
+        if (extent->dtype != DataType::Int(64)) extent = cast(DataType::Int(64), extent);
+        launch.grid_size[tag_index] = extent;
+      } else {
+        kernel.block_size[tag_index - 3] = *as_const_int(axis.extent);
+      }
+    }
+    return launch;
+  }
+
+  const PrimFunc& func_;
+  const std::string& name_;
+  const Target& target_;
+  std::vector<Var> host_vars_;
+  VarSet host_var_set_;
+  std::unordered_map<const VarNode*, std::string> handle_names_;
+  std::vector<Buffer> workspaces_;
+  std::vector<Stmt> kernels_;
+  std::map<const VarNode*, DeviceAlloc> device_allocs_;
+  std::vector<const VarNode*> device_alloc_order_;
+};
+
+}  // namespace
+
+LoweredFunc split_host_device(const PrimFunc& func, const std::string& name, const Target& target) {
+  return HostSplitter(func, name, target).run();
+}
+
+}  // namespace relaxc::tir

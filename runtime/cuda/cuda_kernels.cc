@@ -1,0 +1,343 @@
+// Kernel loading on CUDA. Before the driver sees the PTX, a light scan of its text
+// finds the `.entry` declarations and their parameter sizes, so that a kernel whose
+// parameters do not match the ABI it is launched with is a RuntimeError rather than a
+// launch that reads garbage. Then cuModuleLoadDataEx JIT-compiles the module for the
+// device (its error log goes into the message), and the entry's attributes are checked
+// against the block size (registers can lower a kernel's threads per block below the
+// device's maximum).
+#include "runtime/cuda/cuda_kernels.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+namespace relaxc::runtime {
+namespace {
+
+constexpr size_t kJitLogBytes = 16 * 1024;
+
+std::string size_text(const std::array<uint32_t, 3>& size) {
+  return "(" + std::to_string(size[0]) + ", " + std::to_string(size[1]) + ", " +
+         std::to_string(size[2]) + ")";
+}
+
+// The PTX text without its comments, which may mention `.entry` or hold parentheses.
+std::string strip_comments(std::string_view ptx) {
+  std::string text;
+  text.reserve(ptx.size());
+  for (size_t i = 0; i < ptx.size();) {
+    if (ptx.compare(i, 2, "//") == 0) {
+      i = ptx.find('\n', i);
+      if (i == std::string_view::npos) break;
+    } else if (ptx.compare(i, 2, "/*") == 0) {
+      size_t end = ptx.find("*/", i + 2);
+      if (end == std::string_view::npos) break;
+      text += ' ';
+      i = end + 2;
+    } else if (ptx[i] == '"') {  // strings (in .file directives) are kept whole
+      size_t end = ptx.find('"', i + 1);
+      end = end == std::string_view::npos ? ptx.size() : end + 1;
+      text.append(ptx.substr(i, end - i));
+      i = end;
+    } else {
+      text += ptx[i++];
+    }
+  }
+  return text;
+}
+
+bool is_identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$' || c == '%';
+}
+
+// The size in bytes of one `.param` declaration ("  .param .u64 .ptr .global .align 1 a",
+// ".param .align 8 .b8 s[16]"), or nullopt when it has no fundamental type this scan knows.
+std::optional<size_t> param_bytes(std::string_view declaration) {
+  std::optional<size_t> element;
+  size_t count = 1;
+  for (size_t i = 0; i < declaration.size();) {
+    while (i < declaration.size() && std::isspace(static_cast<unsigned char>(declaration[i]))) ++i;
+    size_t begin = i;
+    while (i < declaration.size() && !std::isspace(static_cast<unsigned char>(declaration[i]))) {
+      ++i;
+    }
+    std::string_view word = declaration.substr(begin, i - begin);
+    if (word.size() >= 3 && word[0] == '.' && std::strchr("usbf", word[1]) != nullptr &&
+        std::isdigit(static_cast<unsigned char>(word[2])) != 0) {
+      int bits = std::atoi(std::string(word.substr(2)).c_str());
+      if (bits == 8 || bits == 16 || bits == 32 || bits == 64) element = bits / 8;
+    }
+    if (size_t open = word.find('['); open != std::string_view::npos) {
+      count = std::strtoull(std::string(word.substr(open + 1)).c_str(), nullptr, 10);
+    }
+  }
+  if (!element || count == 0) return std::nullopt;
+  return *element * count;
+}
+
+}  // namespace
+
+std::vector<PtxEntry> scan_ptx_entries(std::string_view ptx) {
+  std::string text = strip_comments(ptx);
+  std::vector<PtxEntry> entries;
+  for (size_t at = text.find(".entry"); at != std::string::npos; at = text.find(".entry", at)) {
+    at += 6;
+    if (at < text.size() && !std::isspace(static_cast<unsigned char>(text[at]))) continue;
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    size_t begin = at;
+    while (at < text.size() && is_identifier_char(text[at])) ++at;
+    PtxEntry entry{text.substr(begin, at - begin), std::vector<size_t>{}};
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    if (at < text.size() && text[at] == '(') {
+      size_t close = text.find(')', at);
+      if (close == std::string::npos) {
+        entry.param_sizes.reset();
+      } else {
+        std::string_view list(text.data() + at + 1, close - at - 1);
+        for (size_t from = 0; from <= list.size() && entry.param_sizes;) {
+          size_t comma = std::min(list.find(',', from), list.size());
+          std::string_view declaration = list.substr(from, comma - from);
+          if (declaration.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+            std::optional<size_t> bytes = param_bytes(declaration);
+            if (bytes) {
+              entry.param_sizes->push_back(*bytes);
+            } else {
+              entry.param_sizes.reset();
+            }
+          }
+          from = comma + 1;
+        }
+        at = close;
+      }
+    }
+    if (!entry.name.empty()) entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+namespace {
+
+std::string entry_list(const std::vector<PtxEntry>& entries) {
+  std::string names;
+  for (const PtxEntry& entry : entries) names += (names.empty() ? "'" : ", '") + entry.name + "'";
+  return names.empty() ? "none" : names;
+}
+
+// The PTX text of `binary` as a NUL-terminated string the driver can read.
+std::string checked_ptx(const KernelBinary& binary) {
+  const std::string where = "kernel '" + binary.name + "'";
+  if (binary.format != KernelFormat::Ptx) {
+    throw RuntimeError(where + " is " + kernel_format_name(binary.format) +
+                       "; the CUDA device runs PTX");
+  }
+  std::string ptx(binary.code.begin(), binary.code.end());
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  if (ptx.empty()) throw RuntimeError(where + ": the PTX text is empty");
+  if (size_t nul = ptx.find('\0'); nul != std::string::npos) {
+    throw RuntimeError(where + ": the PTX text has a NUL byte at offset " + std::to_string(nul) +
+                       "; PTX is text");
+  }
+  return ptx;
+}
+
+void check_limits(const KernelBinary& binary, const DeviceLimits& limits) {
+  const std::string where = "kernel '" + binary.name + "' on \"" + limits.name + "\": ";
+  int64_t threads = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (binary.block_size[d] == 0 || binary.block_size[d] > limits.max_block_size[d]) {
+      throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has dimension " +
+                         std::to_string(d) + " outside [1, " +
+                         std::to_string(limits.max_block_size[d]) + "]");
+    }
+    threads *= binary.block_size[d];
+  }
+  if (threads > limits.max_threads_per_block) {
+    throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has " +
+                       std::to_string(threads) + " threads, more than the device's " +
+                       std::to_string(limits.max_threads_per_block));
+  }
+  if (binary.shared_memory_bytes > limits.max_shared_memory_bytes) {
+    throw RuntimeError(where + "uses " + std::to_string(binary.shared_memory_bytes) +
+                       " bytes of shared memory, more than the device's " +
+                       std::to_string(limits.max_shared_memory_bytes));
+  }
+  if (binary.num_buffers < 0) {
+    throw RuntimeError(where + "takes " + std::to_string(binary.num_buffers) + " buffers");
+  }
+  // Parameters are laid out at their natural alignment; 8 bytes each bounds that.
+  size_t param_bytes = 8 * (static_cast<size_t>(binary.num_buffers) + binary.scalars.size());
+  if (param_bytes > static_cast<size_t>(limits.max_push_constant_bytes)) {
+    throw RuntimeError(where + "takes " + std::to_string(binary.num_buffers) + " buffers and " +
+                       std::to_string(binary.scalars.size()) +
+                       " scalars, more than the kernel parameter space of " +
+                       std::to_string(limits.max_push_constant_bytes) + " bytes holds");
+  }
+}
+
+// The entry's parameters against the ABI: 8-byte pointers for the buffers, then 4- or
+// 8-byte integers for the scalars.
+void check_parameters(const KernelBinary& binary, const std::vector<size_t>& sizes) {
+  const std::string where = "kernel '" + binary.name + "': ";
+  size_t expected = static_cast<size_t>(binary.num_buffers) + binary.scalars.size();
+  if (sizes.size() != expected) {
+    throw RuntimeError(where + "the PTX entry takes " + std::to_string(sizes.size()) +
+                       " parameter(s), but its ABI has " + std::to_string(binary.num_buffers) +
+                       " buffer(s) and " + std::to_string(binary.scalars.size()) + " scalar(s)");
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    bool is_buffer = i < static_cast<size_t>(binary.num_buffers);
+    size_t want = 8;
+    std::string what = "buffer argument " + std::to_string(i) + " (a 64-bit pointer)";
+    if (!is_buffer) {
+      size_t scalar = i - binary.num_buffers;
+      bool wide = binary.scalars[scalar] == ScalarType::Int64;
+      want = wide ? 8 : 4;
+      what = "scalar argument " + std::to_string(scalar) + (wide ? " (int64)" : " (int32)");
+    }
+    if (sizes[i] != want) {
+      throw RuntimeError(where + "PTX parameter " + std::to_string(i) + " is " +
+                         std::to_string(sizes[i]) + " bytes, but the ABI passes " + what +
+                         " there, " + std::to_string(want) + " bytes");
+    }
+  }
+}
+
+std::string abi_key(const KernelBinary& binary, const std::string& ptx) {
+  std::string key = ptx;
+  key += '\0' + binary.name + '\0' + std::to_string(binary.num_buffers) + '\0';
+  for (uint32_t size : binary.block_size) key += std::to_string(size) + ',';
+  for (ScalarType type : binary.scalars) key += type == ScalarType::Int64 ? 'l' : 'i';
+  key += '\0' + std::to_string(binary.shared_memory_bytes);
+  return key;
+}
+
+}  // namespace
+
+CudaKernelCache::CudaKernelCache(const CudaDriver& driver, const DeviceLimits& limits)
+    : driver_(driver), limits_(limits) {}
+
+CudaKernelCache::~CudaKernelCache() {
+  for (auto& [ptx, module] : modules_) (void)driver_.cuModuleUnload(module);
+}
+
+CUmodule CudaKernelCache::module_for(const std::string& ptx, const std::string& kernel) {
+  auto it = modules_.find(ptx);
+  if (it != modules_.end()) return it->second;
+  std::string error_log(kJitLogBytes, '\0');
+  std::string info_log(kJitLogBytes, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  // Sizes travel in the pointer-sized option values themselves, as the API specifies.
+  void* values[] = {error_log.data(), reinterpret_cast<void*>(uintptr_t{kJitLogBytes}),
+                    info_log.data(), reinterpret_cast<void*>(uintptr_t{kJitLogBytes})};
+  CUmodule module = nullptr;
+  CUresult result = driver_.cuModuleLoadDataEx(&module, ptx.c_str(), 4, options, values);
+  if (result != CUDA_SUCCESS) {
+    error_log.resize(strnlen(error_log.data(), error_log.size()));
+    while (!error_log.empty() && std::isspace(static_cast<unsigned char>(error_log.back()))) {
+      error_log.pop_back();
+    }
+    throw RuntimeError(
+        "cuModuleLoadDataEx failed: " + driver_.result_text(result) + " while loading kernel '" +
+        kernel + "'" +
+        (error_log.empty() ? std::string(" (the JIT log is empty)") : ": " + error_log));
+  }
+  modules_.emplace(ptx, module);
+  return module;
+}
+
+KernelId CudaKernelCache::load(const KernelBinary& binary) {
+  std::string ptx = checked_ptx(binary);
+  std::string key = abi_key(binary, ptx);
+  auto it = ids_.find(key);
+  if (it != ids_.end()) return it->second;
+  check_limits(binary, limits_);
+  std::vector<PtxEntry> entries = scan_ptx_entries(ptx);
+  for (const PtxEntry& entry : entries) {
+    if (entry.name == binary.name && entry.param_sizes) {
+      check_parameters(binary, *entry.param_sizes);
+    }
+  }
+
+  CUmodule module = module_for(ptx, binary.name);
+  CudaKernel kernel;
+  kernel.name = binary.name;
+  CUresult result = driver_.cuModuleGetFunction(&kernel.function, module, binary.name.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND) {
+    throw RuntimeError("kernel '" + binary.name + "': the PTX module has no .entry named '" +
+                       binary.name + "' (it has " + entry_list(entries) + ")");
+  }
+  driver_.check(result, "cuModuleGetFunction", "loading kernel '" + binary.name + "'");
+  int max_threads = 0, registers = 0;
+  driver_.check(driver_.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                           kernel.function),
+                "cuFuncGetAttribute", "reading kernel '" + binary.name + "'");
+  driver_.check(driver_.cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel.function),
+                "cuFuncGetAttribute", "reading kernel '" + binary.name + "'");
+  int64_t threads = int64_t{binary.block_size[0]} * binary.block_size[1] * binary.block_size[2];
+  if (threads > max_threads) {
+    throw RuntimeError("kernel '" + binary.name + "' on \"" + limits_.name + "\": block size " +
+                       size_text(binary.block_size) + " has " + std::to_string(threads) +
+                       " threads, but the compiled kernel runs at most " +
+                       std::to_string(max_threads) + " per block (it uses " +
+                       std::to_string(registers) + " registers per thread)");
+  }
+  kernel.block_size = binary.block_size;
+  kernel.num_buffers = binary.num_buffers;
+  kernel.scalars = binary.scalars;
+  kernels_.push_back(std::move(kernel));
+  KernelId id = static_cast<KernelId>(kernels_.size());
+  ids_.emplace(std::move(key), id);
+  return id;
+}
+
+const CudaKernel& CudaKernelCache::get(KernelId id) const {
+  if (id == 0 || id > kernels_.size()) {
+    throw RuntimeError("kernel id " + std::to_string(id) + " was not returned by load_kernel");
+  }
+  return kernels_[id - 1];
+}
+
+void CudaKernel::launch(const CudaDriver& driver, CUstream stream,
+                        std::array<uint32_t, 3> grid_size, std::span<const CUdeviceptr> buffers,
+                        std::span<const int64_t> scalar_values) const {
+  if (scalar_values.size() != scalars.size()) {
+    throw RuntimeError("kernel '" + name + "' takes " + std::to_string(scalars.size()) +
+                       " scalar argument(s), but the launch passes " +
+                       std::to_string(scalar_values.size()));
+  }
+  // cuLaunchKernel reads each parameter through a pointer to its value, at call time.
+  std::vector<CUdeviceptr> addresses(buffers.begin(), buffers.end());
+  std::vector<int32_t> narrow(scalars.size());
+  std::vector<int64_t> wide(scalar_values.begin(), scalar_values.end());
+  std::vector<void*> params;
+  params.reserve(addresses.size() + scalars.size());
+  for (CUdeviceptr& address : addresses) params.push_back(&address);
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    if (scalars[i] == ScalarType::Int64) {
+      params.push_back(&wide[i]);
+      continue;
+    }
+    if (wide[i] < std::numeric_limits<int32_t>::min() ||
+        wide[i] > std::numeric_limits<int32_t>::max()) {
+      throw RuntimeError("kernel '" + name + "': scalar argument " + std::to_string(i) +
+                         " is int32 but its value " + std::to_string(wide[i]) +
+                         " does not fit in int32");
+    }
+    narrow[i] = static_cast<int32_t>(wide[i]);
+    params.push_back(&narrow[i]);
+  }
+  if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;  // no work
+  driver.check(driver.cuLaunchKernel(function, grid_size[0], grid_size[1], grid_size[2],
+                                     block_size[0], block_size[1], block_size[2],
+                                     /*sharedMemBytes=*/0, stream, params.data(), nullptr),
+               "cuLaunchKernel",
+               "launching kernel '" + name + "' with grid " + size_text(grid_size) + " and block " +
+                   size_text(block_size));
+}
+
+}  // namespace relaxc::runtime

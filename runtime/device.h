@@ -1,0 +1,93 @@
+// The device interface that the VM, the tools and the tests run kernels through; one
+// implementation per driver (Vulkan, CUDA), each loading its driver library at run time.
+// Part of the runtime: depends on nothing in the compiler.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace relaxc::runtime {
+
+// Every runtime failure: a driver that is missing, a device lost, out of memory, a
+// kernel launched with arguments that do not match its ABI. The message names the call
+// that failed and, where there is one, the driver's own message.
+class RuntimeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a device can do, read from the driver; the compiler turns it into a Target.
+struct DeviceLimits {
+  std::string name;     // "NVIDIA H100 80GB HBM3", "llvmpipe (LLVM 15.0.7, 256 bits)"
+  bool is_cpu = false;  // lavapipe / software rasterizers
+  bool is_discrete = false;
+  int64_t max_threads_per_block = 0;
+  std::array<int64_t, 3> max_block_size = {0, 0, 0};
+  std::array<int64_t, 3> max_grid_size = {0, 0, 0};
+  int64_t max_shared_memory_bytes = 0;
+  int64_t max_push_constant_bytes = 0;
+  int subgroup_size = 0;
+  bool supports_fp16 = false;  // arithmetic and 16-bit storage buffer access
+  bool supports_fp64 = false;
+  bool supports_int8 = false;  // arithmetic and 8-bit storage buffer access
+  bool supports_int16 = false;
+  bool supports_int64 = false;
+  bool supports_subgroup_arithmetic = false;
+  int api_version_major = 0, api_version_minor = 0;  // Vulkan 1.3, CUDA 12.4
+  int compute_capability = 0;  // CUDA: 10 * major + minor (90 for sm_90); 0 elsewhere
+};
+
+// A device memory allocation; owned by the device that made it.
+struct DeviceBuffer {
+  uint64_t id = 0;  // 0: none
+  size_t bytes = 0;
+};
+
+enum class KernelFormat : uint8_t { SpirV, Ptx };
+const char* kernel_format_name(KernelFormat format);  // "SPIR-V", "PTX"
+enum class ScalarType : uint8_t { Int32, Int64 };
+
+// A compiled kernel and its ABI: `num_buffers` buffer arguments, then the scalars.
+struct KernelBinary {
+  std::string name;  // the entry point
+  KernelFormat format = KernelFormat::SpirV;
+  std::vector<uint8_t> code;  // SPIR-V words (little-endian bytes) or PTX text
+  std::array<uint32_t, 3> block_size = {1, 1, 1};
+  int num_buffers = 0;
+  std::vector<ScalarType> scalars;
+  uint32_t shared_memory_bytes = 0;
+};
+
+using KernelId = uint32_t;
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceLimits& limits() const = 0;
+
+  virtual DeviceBuffer allocate(size_t bytes) = 0;
+  virtual void release(DeviceBuffer buffer) = 0;
+  // Ordered after the work already submitted; `src` may be reused when this returns.
+  virtual void upload(DeviceBuffer dst, size_t dst_offset, const void* src, size_t bytes) = 0;
+  // Waits for the work that writes `src`, then copies to host memory.
+  virtual void download(void* dst, DeviceBuffer src, size_t src_offset, size_t bytes) = 0;
+  virtual void copy(DeviceBuffer dst, size_t dst_offset, DeviceBuffer src, size_t src_offset,
+                    size_t bytes) = 0;
+
+  // Loads (or finds in the cache) a kernel; RuntimeError if the driver refuses it.
+  virtual KernelId load_kernel(const KernelBinary& kernel) = 0;
+  // Enqueues one launch: `buffers.size()` must be the kernel's num_buffers and
+  // `scalars.size()` its number of scalars (an int32 scalar must fit in int32), else a
+  // RuntimeError that names the kernel and the argument. Returns without waiting.
+  virtual void launch(KernelId kernel, std::array<uint32_t, 3> grid_size,
+                      std::span<const DeviceBuffer> buffers, std::span<const int64_t> scalars) = 0;
+  // Waits until everything enqueued has finished.
+  virtual void synchronize() = 0;
+};
+
+}  // namespace relaxc::runtime

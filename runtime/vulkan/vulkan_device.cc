@@ -1,0 +1,282 @@
+// The Vulkan implementation of Device: buffer table, staged uploads and downloads,
+// device copies and kernel launches recorded into batches, and the ABI checks.
+// Buffers released while pending work may still use them are destroyed once that work
+// has completed (each buffer remembers the serial of the last batch that touches it).
+#include "runtime/vulkan/vulkan_device.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "runtime/vulkan/vulkan_commands.h"
+#include "runtime/vulkan/vulkan_context.h"
+#include "runtime/vulkan/vulkan_memory.h"
+#include "runtime/vulkan/vulkan_pipeline.h"
+
+namespace relaxc::runtime {
+namespace {
+
+std::string buffer_name(DeviceBuffer buffer) { return "buffer #" + std::to_string(buffer.id); }
+
+std::string grid_text(const std::array<uint32_t, 3>& grid) {
+  return "(" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
+         std::to_string(grid[2]) + ")";
+}
+
+class VulkanDeviceImpl final : public VulkanDevice {
+ public:
+  explicit VulkanDeviceImpl(std::unique_ptr<VulkanContext> context)
+      : context_(std::move(context)), staging_(*context_), commands_(*context_) {}
+
+  ~VulkanDeviceImpl() override {
+    // Nothing may be destroyed while the device uses it; a lost device cannot be
+    // reported from a destructor, and its objects are destroyed all the same.
+    (void)context_->fn().vkDeviceWaitIdle(context_->device());
+  }
+
+  const DeviceLimits& limits() const override { return context_->physical().limits; }
+
+  std::vector<std::string> validation_messages() const override {
+    return context_->instance().validation_messages();
+  }
+
+  DeviceBuffer allocate(size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    destroy_retired_buffers();
+    BufferEntry entry;
+    // Vulkan has no empty buffers: an empty DeviceBuffer holds no Vulkan object.
+    if (bytes > 0) entry.buffer = VulkanBuffer::create(*context_, bytes, MemoryUse::Device);
+    entry.bytes = bytes;
+    DeviceBuffer buffer{next_buffer_id_++, bytes};
+    buffers_.emplace(buffer.id, std::move(entry));
+    return buffer;
+  }
+
+  void release(DeviceBuffer buffer) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = buffers_.find(buffer.id);
+    if (it == buffers_.end()) {
+      throw RuntimeError("release: " + buffer_name(buffer) +
+                         " was already released or never allocated");
+    }
+    BufferEntry entry = std::move(it->second);
+    buffers_.erase(it);
+    commands_.poll();
+    if (entry.last_use > commands_.completed_serial()) {
+      pending_releases_.push_back(std::move(entry));
+    }
+    destroy_retired_buffers();
+  }
+
+  void upload(DeviceBuffer dst, size_t dst_offset, const void* src, size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    BufferEntry& entry = lookup(dst, "upload", dst_offset, bytes);
+    if (bytes == 0) return;
+    if (src == nullptr) throw RuntimeError("upload: the host source is null");
+    const auto* host = static_cast<const uint8_t*>(src);
+    for (size_t done = 0; done < bytes;) {
+      StagingSlice slice = acquire_staging(bytes - done);
+      std::memcpy(slice.data, host + done, slice.bytes);
+      entry.last_use = commands_.recording_serial();
+      commands_.copy(slice.buffer, slice.offset, entry.buffer.handle(), dst_offset + done,
+                     slice.bytes);
+      done += slice.bytes;
+    }
+  }
+
+  void download(void* dst, DeviceBuffer src, size_t src_offset, size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    BufferEntry& entry = lookup(src, "download", src_offset, bytes);
+    if (bytes == 0) return;
+    if (dst == nullptr) throw RuntimeError("download: the host destination is null");
+    auto* host = static_cast<uint8_t*>(dst);
+    for (size_t done = 0; done < bytes;) {
+      // As many pieces as the staging pool holds at once, then one wait for them all.
+      std::vector<std::pair<StagingSlice, size_t>> pieces;
+      for (size_t next = done; next < bytes;) {
+        commands_.poll();
+        std::optional<StagingSlice> slice = staging_.acquire(
+            bytes - next, commands_.recording_serial(), commands_.completed_serial());
+        if (!slice) break;
+        entry.last_use = commands_.recording_serial();
+        commands_.copy(entry.buffer.handle(), src_offset + next, slice->buffer, slice->offset,
+                       slice->bytes);
+        pieces.emplace_back(*slice, next);
+        next += slice->bytes;
+      }
+      if (!pieces.empty()) commands_.make_transfers_visible_to_host();
+      commands_.finish();
+      for (const auto& [slice, at] : pieces) {
+        std::memcpy(host + at, slice.data, slice.bytes);
+        done = at + slice.bytes;
+      }
+    }
+    destroy_retired_buffers();
+  }
+
+  void copy(DeviceBuffer dst, size_t dst_offset, DeviceBuffer src, size_t src_offset,
+            size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    BufferEntry& to = lookup(dst, "copy", dst_offset, bytes);
+    BufferEntry& from = lookup(src, "copy", src_offset, bytes);
+    if (bytes == 0) return;
+    if (dst.id == src.id && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
+      throw RuntimeError("copy: the source [" + std::to_string(src_offset) + ", " +
+                         std::to_string(src_offset + bytes) + ") and destination [" +
+                         std::to_string(dst_offset) + ", " + std::to_string(dst_offset + bytes) +
+                         ") overlap in " + buffer_name(dst));
+    }
+    to.last_use = from.last_use = commands_.recording_serial();
+    commands_.copy(from.buffer.handle(), src_offset, to.buffer.handle(), dst_offset, bytes);
+  }
+
+  KernelId load_kernel(const KernelBinary& kernel) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return kernels_.load(*context_, kernel);
+  }
+
+  void launch(KernelId kernel_id, std::array<uint32_t, 3> grid_size,
+              std::span<const DeviceBuffer> buffers, std::span<const int64_t> scalars) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const VulkanKernel& kernel = kernels_.get(kernel_id);
+    const std::string where = "kernel '" + kernel.name() + "'";
+    if (buffers.size() != static_cast<size_t>(kernel.num_buffers())) {
+      throw RuntimeError(where + " takes " + std::to_string(kernel.num_buffers()) +
+                         " buffer argument(s), but the launch passes " +
+                         std::to_string(buffers.size()));
+    }
+    std::vector<uint8_t> push_constants = kernel.pack_scalars(scalars);
+    const DeviceLimits& device_limits = limits();
+    for (int d = 0; d < 3; ++d) {
+      if (grid_size[d] > device_limits.max_grid_size[d]) {
+        throw RuntimeError(where + ": grid " + grid_text(grid_size) + " has dimension " +
+                           std::to_string(d) + " above the device's maximum " +
+                           std::to_string(device_limits.max_grid_size[d]));
+      }
+    }
+    std::vector<VkBuffer> handles;
+    std::vector<BufferEntry*> entries;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      const std::string argument =
+          where + ": buffer argument " + std::to_string(i) + " (" + buffer_name(buffers[i]) + ")";
+      auto it = buffers_.find(buffers[i].id);
+      if (it == buffers_.end()) {
+        throw RuntimeError(argument + " was released or never allocated");
+      }
+      if (it->second.bytes == 0) {
+        throw RuntimeError(argument + " is empty; Vulkan cannot bind an empty buffer");
+      }
+      if (it->second.bytes > context_->physical().max_storage_buffer_range) {
+        throw RuntimeError(argument + " has " + std::to_string(it->second.bytes) +
+                           " bytes, more than the device binds (maxStorageBufferRange = " +
+                           std::to_string(context_->physical().max_storage_buffer_range) + ")");
+      }
+      handles.push_back(it->second.buffer.handle());
+      entries.push_back(&it->second);
+    }
+    if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;
+    for (BufferEntry* entry : entries) entry->last_use = commands_.recording_serial();
+    commands_.dispatch(kernel, handles, push_constants, grid_size);
+  }
+
+  void synchronize() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    commands_.finish();
+    destroy_retired_buffers();
+  }
+
+ private:
+  struct BufferEntry {
+    VulkanBuffer buffer;
+    size_t bytes = 0;
+    uint64_t last_use = 0;  // serial of the last batch that touches it
+  };
+
+  // The live buffer `buffer`, with [offset, offset + bytes) checked to lie inside it.
+  BufferEntry& lookup(DeviceBuffer buffer, const char* operation, size_t offset, size_t bytes) {
+    auto it = buffers_.find(buffer.id);
+    if (it == buffers_.end()) {
+      throw RuntimeError(std::string(operation) + ": " + buffer_name(buffer) +
+                         " was released or never allocated");
+    }
+    size_t size = it->second.bytes;
+    if (offset > size || bytes > size - offset) {
+      throw RuntimeError(std::string(operation) + ": the range [" + std::to_string(offset) + ", " +
+                         std::to_string(offset) + " + " + std::to_string(bytes) + ") is outside " +
+                         buffer_name(buffer) + " of " + std::to_string(size) + " bytes");
+    }
+    return it->second;
+  }
+
+  // Staging memory for the batch being recorded; when all of it is busy, waits for the
+  // oldest pending batch (back-pressure, so that staging memory stays bounded).
+  StagingSlice acquire_staging(size_t bytes) {
+    for (;;) {
+      commands_.poll();
+      std::optional<StagingSlice> slice =
+          staging_.acquire(bytes, commands_.recording_serial(), commands_.completed_serial());
+      if (slice) return *slice;
+      commands_.wait_for(commands_.completed_serial() + 1);
+    }
+  }
+
+  void destroy_retired_buffers() {
+    uint64_t completed = commands_.completed_serial();
+    std::erase_if(pending_releases_,
+                  [&](const BufferEntry& entry) { return entry.last_use <= completed; });
+  }
+
+  mutable std::mutex mutex_;
+  // Destroyed in reverse order: commands, kernels, buffers, staging, then the device.
+  std::unique_ptr<VulkanContext> context_;
+  StagingPool staging_;
+  std::unordered_map<uint64_t, BufferEntry> buffers_;
+  std::vector<BufferEntry> pending_releases_;
+  uint64_t next_buffer_id_ = 1;
+  KernelCache kernels_;
+  CommandQueue commands_;
+};
+
+bool env_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
+}  // namespace
+
+std::vector<DeviceLimits> list_vulkan_devices() {
+  VulkanInstance instance = VulkanInstance::create(/*validation=*/false);
+  std::vector<DeviceLimits> devices;
+  for (PhysicalDeviceInfo& device : query_physical_devices(instance)) {
+    devices.push_back(std::move(device.limits));
+  }
+  if (devices.empty()) {
+    throw RuntimeError(
+        "the Vulkan loader reports no device; install a driver (e.g. "
+        "mesa-vulkan-drivers for the lavapipe CPU device)");
+  }
+  return devices;
+}
+
+std::unique_ptr<VulkanDevice> open_vulkan_device(const VulkanOptions& options) {
+  bool validation = options.validation || env_flag("RELAXC_VULKAN_VALIDATION");
+  VulkanInstance instance = VulkanInstance::create(validation);
+  std::vector<PhysicalDeviceInfo> devices = query_physical_devices(instance);
+  std::string request = options.device;
+  std::string origin = "VulkanOptions::device";
+  if (request.empty()) {
+    if (const char* env = std::getenv("RELAXC_VULKAN_DEVICE")) {
+      request = env;
+      origin = "RELAXC_VULKAN_DEVICE";
+    }
+  }
+  size_t index = choose_physical_device(devices, request, origin);
+  std::unique_ptr<VulkanContext> context = VulkanContext::create(
+      std::move(instance), std::move(devices[index]), options.push_descriptors);
+  return std::make_unique<VulkanDeviceImpl>(std::move(context));
+}
+
+}  // namespace relaxc::runtime

@@ -1,0 +1,53 @@
+// Running compiled PrimFuncs on runtime devices from tests and benchmarks: one device of
+// each kind per process (Vulkan with its validation layer on), host arrays uploaded,
+// results read back.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codegen/compiled_prim_func.h"
+#include "ir/target/target.h"
+#include "runtime/device.h"
+#include "tests/support/host_array.h"
+
+namespace relaxc::testing {
+
+// The process's device of `kind` (Vulkan with validation on), or nullptr with `why_not`
+// set when there is none (no driver, no device): tests skip then.
+runtime::Device* test_device(TargetKind kind, std::string* why_not);
+// What the Vulkan validation layer reported so far (empty for CUDA).
+std::vector<std::string> validation_messages(TargetKind kind);
+// Marks every shared library loaded now as never to be unloaded. The Vulkan loader
+// unloads the driver (lavapipe and its LLVM) and the validation layer when an instance
+// is destroyed; what they still hold then shows up in LeakSanitizer in a module it can no
+// longer name, so no suppression (tests/lsan_suppressions.txt) could match it. Called
+// while a device is open, it keeps that memory reachable and LeakSanitizer on our code.
+void pin_loaded_libraries();
+
+// "vulkan", "cuda": for test names.
+std::string device_kind_name(TargetKind kind);
+
+// Uploads `args`, launches `func` once, downloads every argument back into `args`
+// (outputs included), and waits.
+void run_on_device(runtime::Device& device, const codegen::CompiledPrimFunc& func,
+                   std::vector<HostArray*> args,
+                   const std::map<std::string, int64_t>& scalars = {});
+
+// Device buffers holding host arrays, released when it goes.
+class DeviceArrays {
+ public:
+  DeviceArrays(runtime::Device& device, const std::vector<HostArray*>& arrays);
+  ~DeviceArrays();
+  DeviceArrays(const DeviceArrays&) = delete;
+  DeviceArrays& operator=(const DeviceArrays&) = delete;
+  const std::vector<codegen::BufferArg>& args() const { return args_; }
+  // Downloads every buffer into its host array.
+  void read_back(const std::vector<HostArray*>& arrays);
+
+ private:
+  runtime::Device& device_;
+  std::vector<codegen::BufferArg> args_;
+};
+
+}  // namespace relaxc::testing

@@ -1,0 +1,719 @@
+// Tests of lower_to_kernels on hand-scheduled functions: kernels, their params, launch
+// dimensions and shared memory, the lowered text, and results on the reference
+// interpreter against the scheduled function.
+#include "passes/tir/lower_to_kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "ir/arith/analyzer.h"
+#include "ir/module.h"
+#include "ir/structural_equal.h"
+#include "ir/text/parser.h"
+#include "ir/text/printer.h"
+#include "ir/tir/functor.h"
+#include "passes/tir/kernel_lowering_steps.h"
+#include "tests/support/host_array.h"
+#include "tests/support/tir_interpreter.h"
+#include "tests/unit/lower_to_kernels_inputs.h"
+
+namespace relaxc {
+namespace {
+
+using testing::HostArray;
+
+tir::PrimFunc parse_func(const std::string& source, const std::string& name) {
+  IRModule m = text::parse_module(source, name + ".py");
+  tir::PrimFunc f = m->prim_func(name);
+  EXPECT_TRUE(f.defined()) << "no PrimFunc " << name;
+  return f;
+}
+
+tir::LoweredFunc lower(const std::string& source, const std::string& name,
+                       const std::string& target = "vulkan") {
+  return tir::lower_to_kernels(parse_func(source, name), name, parse_target(target));
+}
+
+// The value of a host expression for the given values of its vars (by name).
+int64_t evaluate(const tir::PrimExpr& e, const std::map<std::string, int64_t>& values) {
+  tir::PrimExpr bound = tir::substitute(e, [&](const tir::Var& v) -> tir::PrimExpr {
+    auto it = values.find(v->name);
+    return it != values.end() ? tir::int_imm(v->dtype, it->second) : tir::PrimExpr();
+  });
+  tir::PrimExpr value = arith::simplify(bound);
+  const int64_t* c = tir::as_const_int(value);
+  EXPECT_NE(c, nullptr) << "not a constant: " << text::print_node(value);
+  return c != nullptr ? *c : -1;
+}
+
+std::string param_names(const tir::PrimFunc& f) {
+  std::string out;
+  for (const tir::Var& p : f->params) {
+    tir::Buffer b = f->buffer_of(p);
+    out += (out.empty() ? "" : ", ") + (b.defined() ? b->name : p->name + ":" + p->dtype.str());
+  }
+  return out;
+}
+
+std::string error_of(const std::string& source, const std::string& name,
+                     const std::string& target = "vulkan") {
+  try {
+    lower(source, name, target);
+  } catch (const UserError& e) {
+    return e.diagnostics().front().message;
+  }
+  return "";
+}
+
+// Runs every launch of `lowered` on the interpreter, on `params` (the function's buffer
+// params) and fresh workspaces, with the host vars' values.
+void run_lowered(const tir::LoweredFunc& lowered, std::vector<HostArray*> params,
+                 const std::map<std::string, int64_t>& host_values) {
+  std::vector<HostArray> flat;
+  flat.reserve(params.size() + lowered.workspaces.size());
+  for (HostArray* p : params) {
+    HostArray view = *p;
+    view.shape = {p->size()};
+    flat.push_back(view);
+  }
+  for (const tir::Buffer& w : lowered.workspaces) {
+    int64_t count = 1;
+    for (const tir::PrimExpr& d : w->shape) count *= evaluate(d, host_values);
+    flat.push_back(testing::zeros(w->dtype, {count}));
+  }
+  for (const tir::KernelLaunch& launch : lowered.launches) {
+    std::vector<HostArray*> args;
+    for (int index : launch.buffer_args) args.push_back(&flat[static_cast<size_t>(index)]);
+    std::map<std::string, int64_t> scalars;
+    const tir::PrimFunc& f = launch.kernel.func;
+    size_t scalar = 0;
+    for (const tir::Var& p : f->params) {
+      if (f->buffer_of(p).defined()) continue;
+      scalars[p->name] = evaluate(launch.scalar_args.at(scalar++), host_values);
+    }
+    testing::interpret(f, args, scalars);
+  }
+  for (size_t i = 0; i < params.size(); ++i) params[i]->data = flat[i].data;
+}
+
+// The kernel named `name` in `source`, in arith's canonical form, for comparing with a
+// lowered kernel.
+tir::PrimFunc expected_kernel(const std::string& source, const std::string& name) {
+  return tir::simplify_kernel(parse_func(source, name));
+}
+
+void expect_same(const tir::PrimFunc& expected, const tir::PrimFunc& actual) {
+  std::optional<std::string> diff = structural_mismatch(expected, actual);
+  EXPECT_FALSE(diff.has_value()) << *diff << "\nexpected:\n"
+                                 << text::print_node(expected) << "\nactual:\n"
+                                 << text::print_node(actual);
+}
+
+// The kernel printed in a module parses back to a structurally equal function.
+void expect_round_trip(const tir::DeviceKernel& kernel) {
+  IRModule m = make_module({{relax::make_global_var(kernel.name), kernel.func}});
+  std::string text = text::print_module(m);
+  IRModule parsed = text::parse_module(text, kernel.name + ".py");
+  tir::PrimFunc back = parsed->prim_func(kernel.name);
+  ASSERT_TRUE(back.defined()) << text;
+  std::optional<std::string> diff = structural_mismatch(back, kernel.func);
+  EXPECT_FALSE(diff.has_value()) << *diff << "\n" << text;
+}
+
+int count_barriers(const tir::PrimFunc& f) {
+  int count = 0;
+  tir::post_order_visit(f->body, [&](const Ref<Object>& n) {
+    if (const auto* s = n.as<tir::EvaluateNode>();
+        s != nullptr && tir::is_storage_sync(tir::Stmt(s))) {
+      ++count;
+    }
+  });
+  return count;
+}
+
+// The "shared"/"local" allocations of a kernel: name -> (scope, element count).
+std::map<std::string, std::pair<std::string, int64_t>> allocations(const tir::PrimFunc& f) {
+  std::map<std::string, std::pair<std::string, int64_t>> out;
+  tir::post_order_visit(f->body, [&](const Ref<Object>& n) {
+    if (const auto* a = n.as<tir::AllocateNode>()) {
+      const int64_t* size = tir::as_const_int(a->buffer->shape.at(0));
+      out[a->buffer->name] = {a->buffer->scope, size != nullptr ? *size : -1};
+    }
+  });
+  return out;
+}
+
+constexpr const char* kExpectedAddKernel = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def add_kernel(var_A: T.handle, var_B: T.handle, var_C: T.handle, n: T.int32):
+        A = T.match_buffer(var_A, (n,))
+        B = T.match_buffer(var_B, (n,))
+        C = T.match_buffer(var_C, (n,))
+        for i_0 in T.thread_binding((n + 255) // 256, thread="blockIdx.x"):
+            for i_1 in T.thread_binding(256, thread="threadIdx.x"):
+                if i_0 * 256 + i_1 < n:
+                    C[i_0 * 256 + i_1] = A[i_0 * 256 + i_1] + B[i_0 * 256 + i_1]
+)";
+
+TEST(LowerToKernels, VectorAddSymbolic) {
+  tir::LoweredFunc lowered = lower(tir_inputs::kVectorAdd, "add");
+  EXPECT_EQ(lowered.name, "add");
+  ASSERT_EQ(lowered.params.size(), 3u);
+  EXPECT_TRUE(lowered.workspaces.empty());
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::KernelLaunch& launch = lowered.launches[0];
+  const tir::DeviceKernel& kernel = launch.kernel;
+  EXPECT_EQ(kernel.name, "add_kernel");
+  EXPECT_EQ(param_names(kernel.func), "A, B, C, n:int32");
+  EXPECT_EQ(kernel.num_buffer_params(), 3);
+  EXPECT_EQ(launch.buffer_args, (std::vector<int>{0, 1, 2}));
+  ASSERT_EQ(launch.scalar_args.size(), 1u);
+  EXPECT_EQ(evaluate(launch.scalar_args[0], {{"n", 77}}), 77);
+  EXPECT_EQ(kernel.block_size, (std::array<int64_t, 3>{256, 1, 1}));
+  EXPECT_EQ(kernel.shared_memory_bytes, 0);
+  for (int64_t n : {1, 255, 256, 257, 1000, 4096}) {
+    EXPECT_EQ(evaluate(launch.grid_size[0], {{"n", n}}), (n + 255) / 256) << n;
+    EXPECT_EQ(evaluate(launch.grid_size[1], {{"n", n}}), 1);
+    EXPECT_EQ(evaluate(launch.grid_size[2], {{"n", n}}), 1);
+  }
+  expect_same(expected_kernel(kExpectedAddKernel, "add_kernel"), kernel.func);
+  expect_round_trip(kernel);
+}
+
+TEST(LowerToKernels, VectorAddRunsLikeTheSource) {
+  tir::PrimFunc source = parse_func(tir_inputs::kVectorAdd, "add");
+  tir::LoweredFunc lowered = tir::lower_to_kernels(source, "add", parse_target("vulkan"));
+  for (int64_t n : {1, 200, 256, 1000}) {
+    HostArray a = testing::random_array(DataType::Float(32), {n}, 1);
+    HostArray b = testing::random_array(DataType::Float(32), {n}, 2);
+    HostArray c = testing::zeros(DataType::Float(32), {n});
+    run_lowered(lowered, {&a, &b, &c}, {{"n", n}});
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_FLOAT_EQ(static_cast<float>(c.data[i]), static_cast<float>(a.data[i] + b.data[i]))
+          << "n=" << n << " i=" << i;
+    }
+    HostArray c_source = testing::zeros(DataType::Float(32), {n});
+    testing::interpret(source, {&a, &b, &c_source});
+    EXPECT_EQ(c.data, c_source.data);
+  }
+}
+
+constexpr const char* kExpectedTransposeKernel = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def transpose_kernel(var_A: T.handle, var_B: T.handle, m: T.int32, n: T.int32):
+        A = T.match_buffer(var_A, (m * n,))
+        B = T.match_buffer(var_B, (m * n,))
+        for by in T.thread_binding((m + 15) // 16, thread="blockIdx.y"):
+            for bx in T.thread_binding((n + 15) // 16, thread="blockIdx.x"):
+                for ty in T.thread_binding(16, thread="threadIdx.y"):
+                    for tx in T.thread_binding(16, thread="threadIdx.x"):
+                        if by * 16 + ty < m and bx * 16 + tx < n:
+                            B[(bx * 16 + tx) * m + (by * 16 + ty)] = A[(by * 16 + ty) * n + (bx * 16 + tx)]
+)";
+
+TEST(LowerToKernels, Transpose2DThreads) {
+  tir::PrimFunc source = parse_func(tir_inputs::kTranspose, "transpose");
+  tir::LoweredFunc lowered = tir::lower_to_kernels(source, "transpose", parse_target("vulkan"));
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::KernelLaunch& launch = lowered.launches[0];
+  EXPECT_EQ(param_names(launch.kernel.func), "A, B, m:int32, n:int32");
+  EXPECT_EQ(launch.kernel.block_size, (std::array<int64_t, 3>{16, 16, 1}));
+  EXPECT_EQ(evaluate(launch.grid_size[0], {{"m", 40}, {"n", 17}}), 2);
+  EXPECT_EQ(evaluate(launch.grid_size[1], {{"m", 40}, {"n", 17}}), 3);
+  EXPECT_EQ(evaluate(launch.grid_size[2], {{"m", 40}, {"n", 17}}), 1);
+  expect_same(expected_kernel(kExpectedTransposeKernel, "transpose_kernel"), launch.kernel.func);
+  expect_round_trip(launch.kernel);
+
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{16, 16}, {40, 17}, {1, 33}}) {
+    HostArray a = testing::random_array(DataType::Float(32), {m, n}, 3);
+    HostArray b = testing::zeros(DataType::Float(32), {n, m});
+    run_lowered(lowered, {&a, &b}, {{"m", m}, {"n", n}});
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) ASSERT_EQ(b.data[j * m + i], a.data[i * n + j]);
+    }
+  }
+}
+
+TEST(LowerToKernels, CrossThreadRowSum) {
+  tir::LoweredFunc lowered = lower(tir_inputs::kRowSum, "row_sum");
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::KernelLaunch& launch = lowered.launches[0];
+  const tir::PrimFunc& f = launch.kernel.func;
+  EXPECT_EQ(param_names(f), "A, S, n:int32");
+  EXPECT_EQ(launch.kernel.block_size, (std::array<int64_t, 3>{256, 1, 1}));
+  EXPECT_EQ(evaluate(launch.grid_size[0], {{"n", 37}}), 37);
+  // One float per thread in shared memory, one partial result per thread in local memory.
+  EXPECT_EQ(launch.kernel.shared_memory_bytes, 256 * 4);
+  auto allocs = allocations(f);
+  EXPECT_EQ(allocs["S_shared"], (std::pair<std::string, int64_t>{"shared", 256}));
+  EXPECT_EQ(allocs["S_partial"], (std::pair<std::string, int64_t>{"local", 1}));
+  // A barrier after the slots are written, and one after each of the log2(256) = 8 tree
+  // steps. None before the slots are written: nothing used them before.
+  EXPECT_EQ(count_barriers(f), 9);
+  std::string text = text::print_node(f);
+  EXPECT_NE(text.find("if tx < 128:"), std::string::npos) << text;
+  EXPECT_NE(text.find("if tx == 0:\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("S[b] = T.float32(0) + S_shared[0]"), std::string::npos) << text;
+  expect_round_trip(launch.kernel);
+}
+
+constexpr const char* kNonPowerOfTwoMax = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def row_max(A: T.Buffer((8, 100), "int32"), M: T.Buffer((8,), "int32")):
+        for b in T.thread_binding(8, thread="blockIdx.x"):
+            for tx in T.thread_binding(100, thread="threadIdx.x"):
+                with T.block("M"):
+                    vb = T.axis.spatial(8, b)
+                    vk = T.axis.reduce(100, tx)
+                    with T.init():
+                        M[vb] = 7
+                    M[vb] = T.max(M[vb], A[vb, vk])
+)";
+
+TEST(LowerToKernels, CrossThreadMaxOverNonPowerOfTwoThreads) {
+  tir::LoweredFunc lowered = lower(kNonPowerOfTwoMax, "row_max");
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::PrimFunc& f = lowered.launches[0].kernel.func;
+  std::string text = text::print_node(f);
+  // 100 threads: the tree starts at 64, and its first step guards the partner index
+  // (tx + 64 < 100, that is tx < 36); from 32 down every partner exists.
+  EXPECT_NE(text.find("if tx < 64 and tx < 36:"), std::string::npos) << text;
+  EXPECT_NE(text.find("if tx < 32:"), std::string::npos) << text;
+  EXPECT_NE(text.find("if tx < 1:"), std::string::npos) << text;
+  // The identity of max on int32 starts each thread; the init value joins at the end.
+  EXPECT_NE(text.find("M_partial[0] = -2147483648"), std::string::npos) << text;
+  EXPECT_NE(text.find("M[b] = T.max(7, M_shared[0])"), std::string::npos) << text;
+  EXPECT_EQ(count_barriers(f), 1 + 7);
+}
+
+TEST(LowerToKernels, SoftmaxTwoReductionsInOneKernel) {
+  tir::LoweredFunc lowered = lower(tir_inputs::kSoftmax, "softmax");
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::KernelLaunch& launch = lowered.launches[0];
+  const tir::PrimFunc& f = launch.kernel.func;
+  EXPECT_EQ(param_names(f), "A, B, n:int32");
+  EXPECT_EQ(launch.kernel.block_size, (std::array<int64_t, 3>{128, 1, 1}));
+  EXPECT_EQ(evaluate(launch.grid_size[0], {{"n", 5}}), 5);
+  auto allocs = allocations(f);
+  // The row's max and sum shrink from (n,) to one value per block.
+  EXPECT_EQ(allocs["row_max"], (std::pair<std::string, int64_t>{"shared", 1}));
+  EXPECT_EQ(allocs["row_sum"], (std::pair<std::string, int64_t>{"shared", 1}));
+  EXPECT_EQ(allocs["max_shared"], (std::pair<std::string, int64_t>{"shared", 128}));
+  EXPECT_EQ(allocs["sum_shared"], (std::pair<std::string, int64_t>{"shared", 128}));
+  EXPECT_EQ(launch.kernel.shared_memory_bytes, (128 + 128 + 1 + 1) * 4);
+  // Each reduction: 1 + log2(128) = 8 barriers; one more after each reduction's final
+  // write, before the next region reads it.
+  EXPECT_EQ(count_barriers(f), 8 + 8 + 2);
+  expect_round_trip(launch.kernel);
+}
+
+TEST(LowerToKernels, TiledMatmulSharedAndLocal) {
+  tir::LoweredFunc lowered = lower(tir_inputs::kMatmul, "matmul");
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::KernelLaunch& launch = lowered.launches[0];
+  const tir::PrimFunc& f = launch.kernel.func;
+  EXPECT_EQ(param_names(f), "A, B, C, m:int32, k:int32, n:int32");
+  EXPECT_EQ(launch.kernel.block_size, (std::array<int64_t, 3>{16, 16, 1}));
+  std::map<std::string, int64_t> dims = {{"m", 33}, {"n", 50}, {"k", 7}};
+  EXPECT_EQ(evaluate(launch.grid_size[0], dims), 4);
+  EXPECT_EQ(evaluate(launch.grid_size[1], dims), 3);
+  EXPECT_EQ(evaluate(launch.grid_size[2], dims), 1);
+  auto allocs = allocations(f);
+  // Root allocations of the full (m, k), (k, n) and (m, n) shrink to one tile per block
+  // and one value per thread.
+  EXPECT_EQ(allocs["A_shared"], (std::pair<std::string, int64_t>{"shared", 256}));
+  EXPECT_EQ(allocs["B_shared"], (std::pair<std::string, int64_t>{"shared", 256}));
+  EXPECT_EQ(allocs["C_local"], (std::pair<std::string, int64_t>{"local", 1}));
+  EXPECT_EQ(launch.kernel.shared_memory_bytes, 2 * 256 * 4);
+  // Loading the tiles and reading them are separated, and so are reading them and
+  // loading the next tiles.
+  EXPECT_EQ(count_barriers(f), 2);
+  std::string text = text::print_node(f);
+  EXPECT_NE(text.find("A_shared[tx + ty * 16] = A["), std::string::npos) << text;
+  expect_round_trip(launch.kernel);
+}
+
+TEST(LowerToKernels, TwoKernelsThroughAWorkspace) {
+  tir::PrimFunc source = parse_func(tir_inputs::kTwoKernels, "two_kernels");
+  tir::LoweredFunc lowered = tir::lower_to_kernels(source, "two_kernels", parse_target("vulkan"));
+  ASSERT_EQ(lowered.workspaces.size(), 1u);
+  EXPECT_EQ(lowered.workspaces[0]->name, "tmp");
+  EXPECT_EQ(lowered.buffers().size(), 3u);
+  ASSERT_EQ(lowered.launches.size(), 2u);
+  EXPECT_EQ(lowered.launches[0].kernel.name, "two_kernels_kernel_0");
+  EXPECT_EQ(lowered.launches[1].kernel.name, "two_kernels_kernel_1");
+  EXPECT_EQ(lowered.launches[0].buffer_args, (std::vector<int>{0, 2}));
+  EXPECT_EQ(lowered.launches[1].buffer_args, (std::vector<int>{1, 2}));
+  EXPECT_EQ(param_names(lowered.launches[1].kernel.func), "B, tmp, n:int32");
+  EXPECT_EQ(lowered.launches[1].kernel.block_size, (std::array<int64_t, 3>{64, 1, 1}));
+  for (int64_t n : {5, 64, 130}) {
+    HostArray a = testing::random_array(DataType::Float(32), {n}, 4);
+    HostArray b = testing::zeros(DataType::Float(32), {n});
+    run_lowered(lowered, {&a, &b}, {{"n", n}});
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_FLOAT_EQ(static_cast<float>(b.data[i]), static_cast<float>(a.data[i] * 2 + 1));
+    }
+  }
+  for (const tir::KernelLaunch& launch : lowered.launches) expect_round_trip(launch.kernel);
+}
+
+// --- Barriers between shared-memory accesses.
+
+// The threadIdx vars of a kernel's outermost thread-bound loops.
+std::set<const tir::VarNode*> thread_vars(const tir::PrimFunc& f) {
+  std::set<const tir::VarNode*> vars;
+  const tir::ForNode* loop = f->body.as<tir::ForNode>();
+  for (; loop != nullptr && loop->kind == tir::ForKind::ThreadBinding;
+       loop = loop->body.as<tir::ForNode>()) {
+    if (loop->thread_tag.rfind("threadIdx.", 0) == 0) vars.insert(loop->loop_var.get());
+  }
+  return vars;
+}
+
+bool uses_any(const tir::PrimExpr& e, const std::set<const tir::VarNode*>& vars) {
+  bool found = false;
+  tir::post_order_visit(e, [&](const Ref<Object>& n) {
+    if (const auto* v = n.as<tir::VarNode>(); v != nullptr && vars.count(v) != 0) found = true;
+  });
+  return found;
+}
+
+// Barriers under a condition that depends on a threadIdx var, and barriers right after a
+// barrier: both wrong (a deadlock, a wasted wait).
+struct MisplacedBarriers {
+  int under_thread_condition = 0;
+  int adjacent = 0;
+};
+
+void find_misplaced(const tir::Stmt& stmt, const std::set<const tir::VarNode*>& threads,
+                    bool under_condition, MisplacedBarriers& out) {
+  if (!stmt.defined()) return;
+  if (tir::is_storage_sync(stmt)) {
+    out.under_thread_condition += under_condition ? 1 : 0;
+  } else if (const auto* seq = stmt.as<tir::SeqStmtNode>()) {
+    for (size_t i = 0; i < seq->seq.size(); ++i) {
+      if (i > 0 && tir::is_storage_sync(seq->seq[i]) && tir::is_storage_sync(seq->seq[i - 1])) {
+        ++out.adjacent;
+      }
+      find_misplaced(seq->seq[i], threads, under_condition, out);
+    }
+  } else if (const auto* branch = stmt.as<tir::IfThenElseNode>()) {
+    bool varying = under_condition || uses_any(branch->condition, threads);
+    find_misplaced(branch->then_case, threads, varying, out);
+    find_misplaced(branch->else_case, threads, varying, out);
+  } else if (const auto* loop = stmt.as<tir::ForNode>()) {
+    find_misplaced(loop->body, threads, under_condition, out);
+  } else if (const auto* alloc = stmt.as<tir::AllocateNode>()) {
+    find_misplaced(alloc->body, threads, under_condition, out);
+  } else if (const auto* let = stmt.as<tir::LetStmtNode>()) {
+    find_misplaced(let->body, threads, under_condition, out);
+  }
+}
+
+void expect_barriers_well_placed(const tir::PrimFunc& f) {
+  MisplacedBarriers misplaced;
+  find_misplaced(f->body, thread_vars(f), false, misplaced);
+  EXPECT_EQ(misplaced.under_thread_condition, 0) << text::print_node(f);
+  EXPECT_EQ(misplaced.adjacent, 0) << text::print_node(f);
+}
+
+const tir::ForNode* find_loop(const tir::PrimFunc& f, const std::string& var_name) {
+  const tir::ForNode* found = nullptr;
+  tir::post_order_visit(f->body, [&](const Ref<Object>& n) {
+    if (const auto* loop = n.as<tir::ForNode>(); loop && loop->loop_var->name == var_name) {
+      found = loop;
+    }
+  });
+  return found;
+}
+
+// The items of a sequence, one word each: "for <var>", "if", "barrier", "store".
+std::string outline(const tir::Stmt& stmt) {
+  std::vector<tir::Stmt> items = {stmt};
+  if (const auto* seq = stmt.as<tir::SeqStmtNode>()) items = seq->seq;
+  std::string out;
+  for (const tir::Stmt& item : items) {
+    std::string word = "other";
+    if (tir::is_storage_sync(item)) {
+      word = "barrier";
+    } else if (const auto* loop = item.as<tir::ForNode>()) {
+      word = "for " + loop->loop_var->name;
+    } else if (item.is<tir::IfThenElseNode>()) {
+      word = "if";
+    } else if (item.is<tir::BufferStoreNode>()) {
+      word = "store";
+    }
+    out += (out.empty() ? "" : ", ") + word;
+  }
+  return out;
+}
+
+TEST(SharedBarriers, CooperativeMatmulAfterUnify) {
+  tir::LoweredFunc lowered = lower(tir_inputs::kCooperativeMatmul, "matmul");
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::DeviceKernel& kernel = lowered.launches[0].kernel;
+  const tir::PrimFunc& f = kernel.func;
+  EXPECT_EQ(kernel.block_size, (std::array<int64_t, 3>{32, 8, 1}));
+  auto allocs = allocations(f);
+  EXPECT_EQ(allocs["A_shared"], (std::pair<std::string, int64_t>{"shared", 32 * 16}));
+  EXPECT_EQ(allocs["B_shared"], (std::pair<std::string, int64_t>{"shared", 16 * 32}));
+  // The copies (merged into the kernel's threads) run back to back: they write different
+  // tiles. The compute waits for both; the next iteration's copies wait for the compute.
+  const tir::ForNode* ko = find_loop(f, "r_0");
+  ASSERT_NE(ko, nullptr) << text::print_node(f);
+  EXPECT_EQ(outline(ko->body),
+            "for ax0_ax1_fused_0, for ax0_ax1_fused_0, barrier, for r_1, barrier");
+  // The copy loops write their tile twice over and read none of it: no barrier inside.
+  EXPECT_EQ(count_barriers(f), 2);
+  expect_barriers_well_placed(f);
+  expect_round_trip(kernel);
+}
+
+TEST(SharedBarriers, ReductionKernelsKeepTheirBarriers) {
+  for (auto [source, name] : std::vector<std::pair<const char*, const char*>>{
+           {tir_inputs::kRowSum, "row_sum"},
+           {tir_inputs::kSoftmax, "softmax"},
+           {kNonPowerOfTwoMax, "row_max"},
+           {tir_inputs::kMatmul, "matmul"},
+           {tir_inputs::kCooperativeMatmul, "matmul"}}) {
+    SCOPED_TRACE(name);
+    tir::LoweredFunc lowered = lower(source, name);
+    for (const tir::KernelLaunch& launch : lowered.launches) {
+      expect_barriers_well_placed(launch.kernel.func);
+      // A finished kernel needs no more.
+      EXPECT_EQ(count_barriers(tir::insert_shared_barriers(launch.kernel.func)),
+                count_barriers(launch.kernel.func));
+    }
+  }
+}
+
+constexpr const char* kRowSumPerIteration = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def rows(A: T.Buffer((4, 64), "float32"), S: T.Buffer((4,), "float32")):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for i in range(4):
+                for tx in T.thread_binding(64, thread="threadIdx.x"):
+                    with T.block("S"):
+                        vi = T.axis.spatial(4, i)
+                        vk = T.axis.reduce(64, tx)
+                        with T.init():
+                            S[vi] = T.float32(0)
+                        S[vi] = S[vi] + A[vi, vk]
+)";
+
+TEST(SharedBarriers, CrossThreadReductionInALoop) {
+  tir::LoweredFunc lowered = lower(kRowSumPerIteration, "rows");
+  ASSERT_EQ(lowered.launches.size(), 1u);
+  const tir::PrimFunc& f = lowered.launches[0].kernel.func;
+  const tir::ForNode* rows = find_loop(f, "i");
+  ASSERT_NE(rows, nullptr) << text::print_node(f);
+  // The partial sum, the slot write, the tree of log2(64) = 6 steps, the final read by
+  // thread 0, then a barrier before the next row's slot writes overwrite what it reads.
+  std::string tree;
+  for (int step = 0; step < 6; ++step) tree += ", barrier, if";
+  EXPECT_EQ(outline(rows->body), "store, store, store" + tree + ", barrier, if, barrier");
+  expect_barriers_well_placed(f);
+}
+
+// --- Single steps.
+
+TEST(KernelLoweringSteps, LowerBlocksRunsInitAtTheFirstReductionStep) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4, 8), "float32"), S: T.Buffer((4,), "float32")):
+        for i, k in T.grid(4, 8):
+            with T.block("S"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.where(i < 3)
+                with T.init():
+                    S[vi] = T.float32(0)
+                S[vi] = S[vi] + A[vi, vk]
+)";
+  tir::PrimFunc lowered = tir::lower_blocks(parse_func(source, "f"));
+  std::string text = text::print_node(lowered);
+  EXPECT_EQ(text.find("T.block"), std::string::npos) << text;
+  EXPECT_NE(text.find("if i < 3:"), std::string::npos) << text;
+  EXPECT_NE(text.find("if k == 0:\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("S[i] = S[i] + A[i, k]"), std::string::npos) << text;
+}
+
+TEST(KernelLoweringSteps, NarrowKeepsInt64Data) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, n: T.int64):
+        A = T.match_buffer(var_A, (n,), "int64")
+        for i in T.thread_binding(n, thread="blockIdx.x"):
+            A[i] = A[i] + i
+)";
+  tir::PrimFunc narrowed = tir::narrow_to_int32(parse_func(source, "f"));
+  std::string text = text::print_node(narrowed);
+  // The loop and the index are int32; the int64 data stays int64, the loop var widened
+  // where it meets it.
+  EXPECT_NE(text.find("n: T.int32"), std::string::npos) << text;
+  EXPECT_NE(text.find("A[i] = A[i] + T.Cast(\"int64\", i)"), std::string::npos) << text;
+}
+
+// --- Diagnostics.
+
+std::string one_loop_func(const std::string& extent, const std::string& dtype = "float32") {
+  return R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4096,), ")" +
+         dtype + R"("), B: T.Buffer((4096,), ")" + dtype + R"(")):
+        for i_1 in T.thread_binding()" +
+         extent + R"(, thread="threadIdx.x"):
+            with T.block("B"):
+                vi = T.axis.spatial(4096, i_1)
+                B[vi] = A[vi]
+)";
+}
+
+TEST(LowerToKernelsErrors, TooManyThreadsNamesTheLoop) {
+  EXPECT_EQ(error_of(one_loop_func("4096"), "f", "vulkan"),
+            "loop 'i_1' bound to threadIdx.x has 4096 threads per block; target "
+            "'vulkan -profile=desktop' allows at most 1024");
+  EXPECT_EQ(error_of(one_loop_func("256"), "f", "vulkan -profile=mobile"),
+            "loop 'i_1' bound to threadIdx.x has 256 threads per block; target "
+            "'vulkan -profile=mobile' allows at most 128");
+}
+
+TEST(LowerToKernelsErrors, TooManyThreadsInAll) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((64, 32), "float32")):
+        for ty in T.thread_binding(64, thread="threadIdx.y"):
+            for tx in T.thread_binding(32, thread="threadIdx.x"):
+                with T.block("A"):
+                    vi, vj = T.axis.remap("SS", [ty, tx])
+                    A[vi, vj] = T.float32(1)
+)";
+  EXPECT_EQ(error_of(source, "f", "vulkan"),
+            "loops 'ty' (threadIdx.y x 64), 'tx' (threadIdx.x x 32) have 2048 threads per "
+            "block; target 'vulkan -profile=desktop' allows at most 1024");
+}
+
+TEST(LowerToKernelsErrors, SharedMemoryOverTheMobileLimit) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((8192,), "float32"), B: T.Buffer((8192,), "float32")):
+        tile = T.alloc_buffer((8192,), scope="shared")
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for tx in T.thread_binding(128, thread="threadIdx.x"):
+                for i in range(64):
+                    with T.block("tile"):
+                        vi = T.axis.spatial(8192, i * 128 + tx)
+                        tile[vi] = A[vi]
+            for tx in T.thread_binding(128, thread="threadIdx.x"):
+                for i in range(64):
+                    with T.block("B"):
+                        vi = T.axis.spatial(8192, i * 128 + tx)
+                        B[vi] = tile[8191 - vi]
+)";
+  EXPECT_EQ(error_of(source, "f", "vulkan -profile=mobile"),
+            "kernel 'f_kernel' uses 32768 bytes of shared memory (buffers 'tile' 32768 bytes); "
+            "target 'vulkan -profile=mobile' allows at most 16384");
+  EXPECT_EQ(error_of(source, "f", "vulkan"), "");
+}
+
+TEST(LowerToKernelsErrors, Fp16OnMobile) {
+  EXPECT_EQ(error_of(one_loop_func("128", "float16"), "f", "vulkan -profile=mobile"),
+            "buffer 'A' of kernel 'f_kernel' has dtype float16, which target "
+            "'vulkan -profile=mobile' does not support");
+  EXPECT_EQ(error_of(one_loop_func("128", "float16"), "f", "vulkan"), "");
+}
+
+TEST(LowerToKernelsErrors, SymbolicThreadExtent) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n,))
+        for tx in T.thread_binding(n, thread="threadIdx.x"):
+            with T.block("A"):
+                vi = T.axis.spatial(n, tx)
+                A[vi] = T.float32(0)
+)";
+  EXPECT_EQ(error_of(source, "f"),
+            "loop 'tx' bound to threadIdx.x has the symbolic extent n; the threads of a block "
+            "must be a constant number (split the loop by a constant factor and bind the inner "
+            "loop)");
+}
+
+TEST(LowerToKernelsErrors, UnboundTopLevelLoop) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((16,), "float32")):
+        for i in range(16):
+            with T.block("A"):
+                vi = T.axis.spatial(16, i)
+                A[vi] = T.float32(0)
+)";
+  EXPECT_EQ(error_of(source, "f"),
+            "loop 'i' of 'f' is not inside a thread-bound loop, so it would run on the host; "
+            "bind it (or an outer loop) to blockIdx/threadIdx, or run default_gpu_schedule");
+  try {
+    lower(source, "f");
+  } catch (const UserError& e) {
+    EXPECT_EQ(e.diagnostics().front().span.line, 5u);
+  }
+}
+
+TEST(LowerToKernelsErrors, CrossThreadReductionOnFewerThreadsThanItsKernel) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((128,), "float32"), S: T.Buffer((1,), "float32"), B: T.Buffer((128,), "float32")):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for tx in T.thread_binding(128, thread="threadIdx.x"):
+                with T.block("B"):
+                    vi = T.axis.spatial(128, tx)
+                    B[vi] = A[vi]
+            for rx in T.thread_binding(64, thread="threadIdx.x"):
+                with T.block("S"):
+                    vk = T.axis.reduce(64, rx)
+                    with T.init():
+                        S[0] = T.float32(0)
+                    S[0] = S[0] + A[vk]
+)";
+  EXPECT_EQ(error_of(source, "f"),
+            "loop 'rx' bound to threadIdx.x has 64 threads where its kernel has 128, and it "
+            "synchronizes its threads (a cross-thread reduction): bind it to the same number of "
+            "threads");
+}
+
+TEST(LowerToKernelsErrors, UnsupportedCrossThreadCombiner) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((64,), "float32"), S: T.Buffer((1,), "float32")):
+        for tx in T.thread_binding(64, thread="threadIdx.x"):
+            with T.block("S"):
+                vk = T.axis.reduce(64, tx)
+                with T.init():
+                    S[0] = T.float32(0)
+                S[0] = S[0] - A[vk]
+)";
+  EXPECT_EQ(error_of(source, "f"),
+            "block 'S' has a reduction loop bound to threadIdx (a cross-thread reduction), but "
+            "its body is not a reduction of the form C[i] = C[i] + x (or *, T.max, T.min) with "
+            "an init that stores C[i]");
+}
+
+}  // namespace
+}  // namespace relaxc
