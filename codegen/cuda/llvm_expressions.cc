@@ -6,6 +6,10 @@
 // which lets LLVM widen indices once per loop; narrower integers wrap as their width says.
 // Float-to-integer conversions saturate (llvm.fpto[su]i.sat, which is what PTX's cvt does),
 // so that no input value makes one undefined.
+// T.shuffle_down is llvm.nvvm.shfl.sync.down (shfl.sync.down.b32) over the full warp;
+// LLVM keeps it convergent, so optimization never moves it under a condition.
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
 #include <algorithm>
 
 #include "codegen/cuda/llvm_kernel_builder.h"
@@ -281,6 +285,7 @@ LlvmValue LlvmKernelBuilder::eval_call(const tir::CallNode* call) {
     }
     return {to == value.dtype ? value.value : b_.CreateBitCast(value.value, type_of(to)), to};
   }
+  if (call->op == "tir.shuffle_down") return eval_shuffle_down(call);
   if (is_nvptx_math_intrinsic(call->op)) return eval_math(call);
   std::string callee = call->op;
   if (!call->args.empty()) {
@@ -326,6 +331,35 @@ LlvmValue LlvmKernelBuilder::eval_math(const tir::CallNode* call) {
     result = b_.CreateInsertElement(result, element, i);
   }
   return {result, result_dtype};
+}
+
+LlvmValue LlvmKernelBuilder::eval_shuffle_down(const tir::CallNode* call) {
+  RELAXC_ICHECK(call->args.size() == 2) << "T.shuffle_down takes two arguments";
+  LlvmValue value = eval(call->args[0]);
+  LlvmValue delta = eval(call->args[1]);
+  DataType dtype = value.dtype;
+  bool is_float = dtype == DataType::Float(32);
+  if (!is_float &&
+      (!dtype.is_integer() || dtype.is_bool() || dtype.bits() != 32 || dtype.lanes() != 1)) {
+    user_error(call->span) << "kernel '" << kernel_.name << "': T.shuffle_down of " << dtype.str()
+                           << "; a warp shuffle moves a 32-bit scalar (float32, int32, uint32)";
+  }
+  if (!delta.dtype.is_integer() || delta.dtype.is_bool() || delta.dtype.lanes() != 1) {
+    user_error(call->args[1]->span.defined() ? call->args[1]->span : call->span)
+        << "kernel '" << kernel_.name << "': the lane offset of T.shuffle_down is "
+        << delta.dtype.str() << "; expected an integer scalar";
+  }
+  delta = convert(delta, DataType::Int(32));
+  // The clamp operand packs the segment mask ((32 - width) << 8, 0 for the whole warp)
+  // and the highest lane (31).
+  constexpr uint32_t kFullMask = 0xffffffffu;
+  constexpr uint32_t kWidth = 32;
+  constexpr uint32_t kClamp = ((32 - kWidth) << 8) | 0x1f;
+  llvm::Intrinsic::ID id = is_float ? llvm::Intrinsic::nvvm_shfl_sync_down_f32
+                                    : llvm::Intrinsic::nvvm_shfl_sync_down_i32;
+  llvm::Value* result = b_.CreateIntrinsic(
+      id, {}, {b_.getInt32(kFullMask), value.value, delta.value, b_.getInt32(kClamp)});
+  return {result, dtype};
 }
 
 LlvmValue LlvmKernelBuilder::eval_if_then_else(const tir::CallNode* call) {

@@ -71,6 +71,7 @@ class LlvmKernelBuilder {
   LlvmValue eval_call(const tir::CallNode* call);
   LlvmValue eval_if_then_else(const tir::CallNode* call);
   LlvmValue eval_math(const tir::CallNode* call);
+  LlvmValue eval_shuffle_down(const tir::CallNode* call);
   LlvmValue convert(LlvmValue value, DataType to);
   LlvmValue broadcast(LlvmValue scalar, int lanes);
   // Brings two operands to the same number of lanes.

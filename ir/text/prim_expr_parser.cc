@@ -491,6 +491,9 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
     case tir::Intrinsic::ResultType::Void:
       dtype = DataType::Void();
       break;
+    case tir::Intrinsic::ResultType::Arg0Alone:
+      dtype = args[0]->dtype;
+      break;
   }
   return tir::call(dtype, intrin.name, std::move(args), call.span);
 }

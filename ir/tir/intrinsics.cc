@@ -38,6 +38,12 @@ const std::vector<Intrinsic>& all_intrinsics() {
       // T.tvm_storage_sync("shared"): a barrier of the threads of a block that also
       // orders their accesses to shared memory.
       {"tir.tvm_storage_sync", "tvm_storage_sync", 1, R::Void, false, false},
+      // T.shuffle_down(value, delta): `value` as the thread `delta` lanes above holds it in
+      // the same warp of 32 (CUDA shfl.sync.down over the full warp); a thread whose
+      // partner lies past the warp gets its own value. Every thread of the warp must
+      // evaluate it. Only the CUDA back end has it; the kernel lowering emits it for CUDA
+      // cross-thread reductions. Not pure: its value depends on the other threads.
+      {"tir.shuffle_down", "shuffle_down", 2, R::Arg0Alone, false, false},
   };
   return table;
 }

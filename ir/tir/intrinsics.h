@@ -15,6 +15,7 @@ struct Intrinsic {
     Bool,        // isnan, isinf
     Explicit,    // given by the caller (call_extern, reinterpret)
     Void,        // a statement-like intrinsic evaluated for its effect (barriers)
+    Arg0Alone,   // arg 0's dtype; the other args keep theirs (shuffle_down(x, delta))
   };
   std::string name;         // "tir.exp"
   std::string script_name;  // "exp", printed as T.exp

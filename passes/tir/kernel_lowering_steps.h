@@ -21,8 +21,12 @@ PrimFunc unify_thread_bindings(const PrimFunc& func);
 
 // 1. A reduction block whose reduction iter vars depend on a threadIdx-bound loop
 // becomes a per-thread partial result ("local"), a tree reduction in a "shared" buffer
-// with barriers, and a final write by thread 0. Other blocks are left as they are.
-PrimFunc lower_cross_thread_reduction(const PrimFunc& func);
+// with barriers, and a final write by thread 0. On a CUDA target, where the reducing
+// threads are whole warps of a one-axis (threadIdx.x) kernel, or the whole block of at
+// most one warp, and the result is a 32-bit scalar, the partials are combined with warp
+// shuffles (T.shuffle_down) instead, through one shared slot per warp when there are
+// several. Other blocks are left as they are.
+PrimFunc lower_cross_thread_reduction(const PrimFunc& func, const Target& target);
 
 // 2. Blocks become loops: iter vars are replaced by their bindings, predicates become
 // IfThenElse, init runs when every reduction iter var is at its minimum, alloc_buffers

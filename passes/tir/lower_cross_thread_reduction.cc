@@ -9,21 +9,50 @@
 //     partial[0] = identity                              ("local")
 //     for <the nest's serial reduction loops>:
 //       if <predicate>: partial[0] = combine(partial[0], x)
+//     <the combination of the partials: a shared-memory tree, or warp shuffles>
+//     if t == 0 and <spatial predicate>: C[i] = combine(<init value>, <the total>)
+//
+// where t is the row-major index of the reducing threads and g of the other threads (of
+// the nest, and of the threadIdx loops around it: each group of threads reduces in its
+// own slots). The shared-memory tree (every target):
+//
 //     red[g * N + t] = partial[0]                        ("shared", G * N slots)
 //     barrier
 //     for s = P/2, P/4, ..., 1  (P: N rounded up to a power of two; unrolled):
 //       if t < s and t + s < N: red[g*N + t] = combine(red[g*N + t], red[g*N + t + s])
 //       barrier
-//     if t == 0 and <spatial predicate>: C[i] = combine(<init value>, red[g * N])
+//     (the total: red[g * N])
 //
-// where t is the row-major index of the reducing threads and g of the other threads of
-// the nest. The combiner comes from B's body (C[i] = C[i] + x, x + C[i], *, T.max, T.min)
-// and its identity from the combiner; B's init value is combined with the total, as the
-// serial semantics would. The predicate's conjuncts that use reduction loops guard the
-// in-thread step; the others guard the in-thread step and the final write. Barriers stay
-// outside any condition that depends on a thread. Where the reduction runs again (in a
-// loop), insert_shared_barriers adds the barrier that keeps the next slot writes after
-// the final read.
+// Warp shuffles, on CUDA (warps of 32) where the reducing threads are one threadIdx.x
+// loop of a kernel with one thread axis (so that every thread of a warp reaches each
+// shuffle), N a multiple of 32 (whole warps) or N <= 32 and the kernel's whole block (one
+// warp, maybe partial), and the result a 32-bit scalar:
+//
+//     for s = P/2, ..., 1  (P: min(N, 32) rounded up to a power of two):
+//       partial[0] = combine(partial[0], T.shuffle_down(partial[0], s))
+//     if N > 32 (W = N / 32 warps):
+//       if t % 32 == 0: red[t / 32] = partial[0]         ("shared", W slots)
+//       barrier
+//       if t < 32:
+//         partial[0] = red[t] if t < W else identity
+//         for s = P'/2, ..., 1 (P': W rounded up to a power of two): as above
+//     (the total: thread 0's partial[0])
+//
+// After the step with offset s, lane l < s holds the combination of lanes l, l + s, ...
+// below the previous offset; lane 0 reads only partners below 2s <= 32, so the shuffle's
+// out-of-warp case (a lane gets its own value back) never reaches it. A partner at or
+// past N (a partial warp whose lanes do not exist) is replaced by the identity. Vulkan
+// keeps the tree: its subgroup size varies between devices (and even between dispatches
+// on some), so a shuffle sequence fixed at compile time would not be correct everywhere.
+//
+// The combiner comes from B's body (C[i] = C[i] + x, x + C[i], *, T.max, T.min) and its
+// identity from the combiner; B's init value is combined with the total, as the serial
+// semantics would. The predicate's conjuncts that use reduction loops guard the
+// in-thread step; the others guard the in-thread step and the final write. Barriers and
+// shuffles stay outside any condition that depends on a thread (`t < 32` keeps whole
+// warps together). Where the reduction runs again (in a loop), insert_shared_barriers
+// adds the barrier that keeps the next slot writes after the final read.
+#include <algorithm>
 #include <cfloat>
 #include <limits>
 #include <unordered_map>
@@ -193,8 +222,121 @@ int64_t constant_extent(const ForNode* loop, const BlockNode& block) {
   return *e;
 }
 
-Stmt lower_one(const std::vector<const ForNode*>& nest, const BlockRealizeNode& realize,
-               const VarSet& reduction_loop_vars) {
+// What decides between the shared-memory tree and warp shuffles: the target and where
+// the reduction sits in its kernel.
+//
+// Every thread of a warp reaches the shuffles when the kernel has one thread axis: no
+// condition or loop bound above the nest can depend on the thread, since the nest holds
+// the threadIdx.x loop (unify_thread_bindings merged any other loop of that axis into it).
+struct Placement {
+  const Target* target = nullptr;
+  int64_t kernel_threads_x = -1;  // the kernel's largest threadIdx.x extent; -1: not constant
+  bool one_thread_axis = true;    // no threadIdx.y/z loop of more than one thread
+};
+
+constexpr int64_t kWarpSize = 32;
+
+int64_t round_up_to_power_of_two(int64_t n) {
+  int64_t power = 1;
+  while (power < n) power *= 2;
+  return power;
+}
+
+// The state shared by the two ways of combining the partial results.
+struct Combination {
+  Combiner combiner;
+  DataType dtype;
+  DataType index_type;
+  PrimExpr t;  // the reducing thread's index
+  int64_t num_reducing = 1;
+  Buffer partial;
+  PrimExpr zero;
+
+  PrimExpr partial_value() const { return buffer_load(partial, {zero}); }
+  PrimExpr index(int64_t value) const { return int_imm(index_type, value); }
+};
+
+bool warp_shuffles_apply(const Placement& placement, const std::vector<const ForNode*>& reducing,
+                         int64_t num_groups, int64_t num_reducing, DataType dtype) {
+  const Target& target = *placement.target;
+  if (target.kind != TargetKind::Cuda || target.subgroup_size != kWarpSize) return false;
+  // The shuffles move 32-bit scalars.
+  if (dtype.lanes() != 1 || dtype.bits() != 32 || dtype.is_bool()) return false;
+  if (reducing.size() != 1 || reducing.front()->thread_tag != "threadIdx.x") return false;
+  if (num_groups != 1 || !placement.one_thread_axis) return false;
+  if (num_reducing % kWarpSize == 0) return true;
+  // Fewer threads than a warp: only as the whole block, so that no other thread of the
+  // warp skips the shuffles.
+  return num_reducing < kWarpSize && num_reducing == placement.kernel_threads_x;
+}
+
+// Combines the values of the first `lanes` threads of each warp into its lane 0 (the
+// unrolled shuffle steps); lanes past `lanes` hold the identity, or do not exist when
+// `guard` (their shuffled value is replaced by the identity).
+void shuffle_steps(const Combination& c, int64_t lanes, bool guard, std::vector<Stmt>& body) {
+  for (int64_t s = std::min(round_up_to_power_of_two(lanes), kWarpSize) / 2; s >= 1; s /= 2) {
+    PrimExpr shuffled =
+        call(c.dtype, "tir.shuffle_down", {c.partial_value(), int_imm(DataType::Int(32), s)});
+    if (guard && 2 * s > lanes) {
+      shuffled = select(lt(add(c.t, c.index(s)), c.index(lanes)), shuffled,
+                        identity_of(c.combiner, c.dtype));
+    }
+    body.push_back(
+        buffer_store(c.partial, combine(c.combiner, c.partial_value(), shuffled), {c.zero}));
+  }
+}
+
+// The warp shuffles (one group of threads); returns the total, which thread 0 holds, and
+// the shared buffer of the warps' results if there are several warps.
+PrimExpr warp_reduce(const Combination& c, const std::string& name, std::vector<Stmt>& body,
+                     Buffer& warp_results) {
+  int64_t n = c.num_reducing;
+  shuffle_steps(c, std::min(n, kWarpSize), n < kWarpSize, body);
+  if (n <= kWarpSize) return c.partial_value();
+  int64_t warps = n / kWarpSize;
+  warp_results = buffer(name + "_shared", c.dtype, {c.index(warps)}, "shared");
+  PrimExpr warp_size = c.index(kWarpSize);
+  body.push_back(
+      if_then_else(eq(floormod(c.t, warp_size), c.zero),
+                   buffer_store(warp_results, c.partial_value(), {floordiv(c.t, warp_size)})));
+  body.push_back(storage_sync());
+  std::vector<Stmt> first_warp;
+  Stmt load = buffer_store(c.partial, buffer_load(warp_results, {c.t}), {c.zero});
+  if (warps < kWarpSize) {
+    load = if_then_else(lt(c.t, c.index(warps)), load,
+                        buffer_store(c.partial, identity_of(c.combiner, c.dtype), {c.zero}));
+  }
+  first_warp.push_back(load);
+  shuffle_steps(c, warps, false, first_warp);
+  body.push_back(if_then_else(lt(c.t, warp_size), seq_stmt(first_warp)));
+  return c.partial_value();
+}
+
+// The shared-memory tree over `groups` groups of threads; returns the total of the
+// group at `base` and the buffer of the slots.
+PrimExpr tree_reduce(const Combination& c, const std::string& name, int64_t groups,
+                     const PrimExpr& base, std::vector<Stmt>& body, Buffer& slots) {
+  int64_t n = c.num_reducing;
+  slots = buffer(name + "_shared", c.dtype, {c.index(groups * n)}, "shared");
+  auto slot = [&](int64_t offset) { return add(add(base, c.t), c.index(offset)); };
+  body.push_back(buffer_store(slots, c.partial_value(), {slot(0)}));
+  body.push_back(storage_sync());
+  for (int64_t s = round_up_to_power_of_two(n) / 2; s >= 1; s /= 2) {
+    PrimExpr active = lt(c.t, c.index(s));
+    if (2 * s > n) active = logical_and(active, lt(add(c.t, c.index(s)), c.index(n)));
+    PrimExpr combined =
+        combine(c.combiner, buffer_load(slots, {slot(0)}), buffer_load(slots, {slot(s)}));
+    body.push_back(if_then_else(active, buffer_store(slots, combined, {slot(0)})));
+    body.push_back(storage_sync());
+  }
+  return buffer_load(slots, {add(base, c.zero)});
+}
+
+// `outer_threads`: the threadIdx loops around the nest; their threads are groups too,
+// each with its own slots.
+Stmt lower_one(const std::vector<const ForNode*>& outer_threads,
+               const std::vector<const ForNode*>& nest, const BlockRealizeNode& realize,
+               const VarSet& reduction_loop_vars, const Placement& placement) {
   const BlockNode& block = *realize.block;
   if (!block.alloc_buffers.empty() || !block.match_buffers.empty()) {
     user_error(block.span) << "block '" << block.name
@@ -214,6 +356,10 @@ Stmt lower_one(const std::vector<const ForNode*>& nest, const BlockRealizeNode& 
 
   std::vector<const ForNode*> reducing, grouping, serial;
   int64_t num_reducing = 1, num_groups = 1;
+  for (const ForNode* loop : outer_threads) {
+    grouping.push_back(loop);
+    num_groups *= constant_extent(loop, block);
+  }
   for (const ForNode* loop : nest) {
     if (is_thread_loop(loop)) {
       bool reduces = reduction_loop_vars.count(loop->loop_var.get()) != 0;
@@ -224,25 +370,25 @@ Stmt lower_one(const std::vector<const ForNode*>& nest, const BlockRealizeNode& 
       serial.push_back(loop);
     }
   }
-  DataType index_type = reducing.front()->loop_var->dtype;
-  PrimExpr t = linear_index(reducing, index_type);
-  PrimExpr base = mul(linear_index(grouping, index_type), int_imm(index_type, num_reducing));
-  auto slot = [&](int64_t offset) { return add(add(base, t), int_imm(index_type, offset)); };
+  Combination c;
+  c.combiner = red.combiner;
+  c.dtype = dtype;
+  c.index_type = reducing.front()->loop_var->dtype;
+  c.t = linear_index(reducing, c.index_type);
+  c.num_reducing = num_reducing;
+  c.partial = buffer(block.name + "_partial", dtype, {c.index(1)}, "local");
+  c.zero = c.index(0);
+  PrimExpr base = mul(linear_index(grouping, c.index_type), c.index(num_reducing));
 
   std::vector<PrimExpr> conjuncts, reduce_guard, spatial_guard;
   split_conjuncts(realize.predicate, conjuncts);
-  for (const PrimExpr& c : conjuncts) {
-    (uses_any(c, reduction_loop_vars) ? reduce_guard : spatial_guard).push_back(c);
+  for (const PrimExpr& cond : conjuncts) {
+    (uses_any(cond, reduction_loop_vars) ? reduce_guard : spatial_guard).push_back(cond);
   }
   std::vector<PrimExpr> step_guard = reduce_guard;
   step_guard.insert(step_guard.end(), spatial_guard.begin(), spatial_guard.end());
 
-  Buffer partial = buffer(block.name + "_partial", dtype, {int_imm(index_type, 1)}, "local");
-  Buffer red_buf = buffer(block.name + "_shared", dtype,
-                          {int_imm(index_type, num_groups * num_reducing)}, "shared");
-  PrimExpr zero = int_imm(index_type, 0);
-  Stmt step =
-      buffer_store(partial, combine(red.combiner, buffer_load(partial, {zero}), operand), {zero});
+  Stmt step = buffer_store(c.partial, combine(red.combiner, c.partial_value(), operand), {c.zero});
   step = guarded(conjunction(step_guard), step);
   for (auto it = serial.rbegin(); it != serial.rend(); ++it) {
     const ForNode* loop = *it;
@@ -250,30 +396,20 @@ Stmt lower_one(const std::vector<const ForNode*>& nest, const BlockRealizeNode& 
                     loop->annotations, loop->span);
   }
   std::vector<Stmt> body;
-  body.push_back(buffer_store(partial, identity_of(red.combiner, dtype), {zero}));
+  body.push_back(buffer_store(c.partial, identity_of(red.combiner, dtype), {c.zero}));
   body.push_back(step);
-  body.push_back(buffer_store(red_buf, buffer_load(partial, {zero}), {slot(0)}));
-  body.push_back(storage_sync());
-  int64_t power = 1;
-  while (power < num_reducing) power *= 2;
-  for (int64_t s = power / 2; s >= 1; s /= 2) {
-    PrimExpr active = lt(t, int_imm(index_type, s));
-    if (2 * s > num_reducing) {
-      active = logical_and(active,
-                           lt(add(t, int_imm(index_type, s)), int_imm(index_type, num_reducing)));
-    }
-    PrimExpr combined =
-        combine(red.combiner, buffer_load(red_buf, {slot(0)}), buffer_load(red_buf, {slot(s)}));
-    body.push_back(if_then_else(active, buffer_store(red_buf, combined, {slot(0)})));
-    body.push_back(storage_sync());
-  }
-  std::vector<PrimExpr> final_guard = {eq(t, zero)};
+  Buffer shared;
+  PrimExpr total = warp_shuffles_apply(placement, reducing, num_groups, num_reducing, dtype)
+                       ? warp_reduce(c, block.name, body, shared)
+                       : tree_reduce(c, block.name, num_groups, base, body, shared);
+  std::vector<PrimExpr> final_guard = {eq(c.t, c.zero)};
   final_guard.insert(final_guard.end(), spatial_guard.begin(), spatial_guard.end());
-  PrimExpr total = buffer_load(red_buf, {add(base, zero)});
   body.push_back(guarded(conjunction(final_guard),
                          buffer_store(red.store->buffer, combine(red.combiner, init_value, total),
                                       target_indices, red.store->span)));
-  Stmt result = allocate(partial, allocate(red_buf, seq_stmt(body)));
+  Stmt result = seq_stmt(body);
+  if (shared.defined()) result = allocate(shared, result);
+  result = allocate(c.partial, result);
   for (auto it = nest.rbegin(); it != nest.rend(); ++it) {
     const ForNode* loop = *it;
     if (!is_thread_loop(loop)) continue;
@@ -283,17 +419,46 @@ Stmt lower_one(const std::vector<const ForNode*>& nest, const BlockRealizeNode& 
   return result;
 }
 
+// The largest constant threadIdx.x extent of a kernel region, and whether it binds
+// threadIdx.y or threadIdx.z to more than one thread.
+void describe_region(const ForNode* region, Placement& placement) {
+  placement.kernel_threads_x = 1;
+  placement.one_thread_axis = true;
+  post_order_visit(Ref<Object>(region), [&](const Ref<Object>& n) {
+    const auto* loop = n.as<ForNode>();
+    if (loop == nullptr || !is_thread_loop(loop)) return;
+    const int64_t* extent = as_const_int(loop->extent);
+    if (loop->thread_tag == "threadIdx.x") {
+      if (extent == nullptr) {
+        placement.kernel_threads_x = -1;
+      } else if (placement.kernel_threads_x >= 0) {
+        placement.kernel_threads_x = std::max(placement.kernel_threads_x, *extent);
+      }
+    } else if (extent == nullptr || *extent != 1) {
+      placement.one_thread_axis = false;
+    }
+  });
+}
+
 // Finds the cross-thread reductions and builds their replacements, keyed by the nest's
-// outermost loop.
+// outermost loop, knowing the kernel region (the outermost thread-bound loop) each sits in.
 class ReductionFinder final : public Visitor {
  public:
+  explicit ReductionFinder(const Target& target) { placement_.target = &target; }
+
   std::unordered_map<const ForNode*, Stmt> replacements;
 
  private:
   void visit_node(const ForNode* node) override {
+    bool region_root = node->kind == ForKind::ThreadBinding && !in_region_;
+    if (region_root) {
+      describe_region(node, placement_);
+      in_region_ = true;
+    }
     loops_.push_back(node);
     Visitor::visit_node(node);
     loops_.pop_back();
+    if (region_root) in_region_ = false;
   }
 
   void visit_node(const BlockRealizeNode* node) override {
@@ -334,9 +499,15 @@ class ReductionFinder final : public Visitor {
                                << "a cross-thread reduction needs the block alone under them";
       }
     }
-    replacements[nest.front()] = lower_one(nest, *node, reduction_vars);
+    std::vector<const ForNode*> outer_threads;
+    for (size_t i = 0; i < top; ++i) {
+      if (is_thread_loop(loops_[i])) outer_threads.push_back(loops_[i]);
+    }
+    replacements[nest.front()] = lower_one(outer_threads, nest, *node, reduction_vars, placement_);
   }
 
+  Placement placement_;
+  bool in_region_ = false;
   std::vector<const ForNode*> loops_;
 };
 
@@ -356,8 +527,8 @@ class NestReplacer final : public Mutator {
 
 }  // namespace
 
-PrimFunc lower_cross_thread_reduction(const PrimFunc& func) {
-  ReductionFinder finder;
+PrimFunc lower_cross_thread_reduction(const PrimFunc& func, const Target& target) {
+  ReductionFinder finder(target);
   finder.visit(func->body);
   if (finder.replacements.empty()) return func;
   NestReplacer replacer(finder.replacements);

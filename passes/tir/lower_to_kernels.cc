@@ -17,7 +17,8 @@ std::vector<Buffer> LoweredFunc::buffers() const {
 }
 
 LoweredFunc lower_to_kernels(const PrimFunc& func, const std::string& name, const Target& target) {
-  PrimFunc loops = lower_blocks(lower_cross_thread_reduction(unify_thread_bindings(func)));
+  PrimFunc loops =
+      lower_blocks(lower_cross_thread_reduction(unify_thread_bindings(func), target));
   LoweredFunc lowered = split_host_device(loops, name, target);
   lowered.source = func;
   for (KernelLaunch& launch : lowered.launches) {

@@ -54,7 +54,8 @@ struct LoweredFunc {
 
 // Lowers a scheduled PrimFunc named `name`:
 // 1. cross-thread reductions (a reduction loop bound to threadIdx) become per-thread
-//    partial results combined through shared memory with barriers;
+//    partial results combined through shared memory with barriers (on CUDA, where they
+//    fit, with warp shuffles);
 // 2. blocks become loops: init statements, predicates, iter var bindings, alloc_buffers
 //    become Allocate in their scope (a "global" allocation at the root is a workspace);
 // 3. buffers are flattened to one dimension; index arithmetic narrows to int32;

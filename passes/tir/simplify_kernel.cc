@@ -4,7 +4,9 @@
 // included) in one Analyzer, so that bounds known from the loops reach the expressions
 // below; every integer or boolean expression is simplified whole, other expressions
 // (floating point data) are walked to reach the integer expressions inside them. A
-// condition that simplifies to a constant selects its branch.
+// condition that simplifies to a constant selects its branch. A guard that does not
+// depend on a vectorized loop's var (a tail guard of the thread's row) moves outside
+// that loop, so that the back ends see a straight vector body.
 #include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
 #include "passes/tir/kernel_lowering_steps.h"
@@ -36,11 +38,25 @@ class KernelSimplifier final : public Mutator {
     PrimExpr extent = mutate(node->extent);
     analyzer_.bind(node->loop_var, range(min, extent));
     Stmt body = mutate(node->body);
+    if (const auto* guard = body.as<IfThenElseNode>();
+        node->kind == ForKind::Vectorized && guard != nullptr && !guard->else_case.defined() &&
+        !uses_var(guard->condition, node->loop_var)) {
+      return if_then_else(guard->condition,
+                          for_loop(node->loop_var, min, extent, node->kind, guard->then_case,
+                                   node->thread_tag, node->annotations, node->span),
+                          Stmt(), guard->span);
+    }
     if (min.same_as(node->min) && extent.same_as(node->extent) && body.same_as(node->body)) {
       return Stmt(node);
     }
     return for_loop(node->loop_var, min, extent, node->kind, body, node->thread_tag,
                     node->annotations, node->span);
+  }
+
+  static bool uses_var(const PrimExpr& e, const Var& var) {
+    bool found = false;
+    post_order_visit(e, [&](const Ref<Object>& n) { found = found || n.get() == var.get(); });
+    return found;
   }
 
   Stmt mutate_node(const IfThenElseNode* node) override {

@@ -178,6 +178,22 @@ class Module:
                 C[vi] = A[vi] * B[vi] + T.float16(1.5)
 )";
 
+constexpr const char* kScaleRows4 = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def scale_rows4(a: T.handle, b: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n, T.int64(4)), "float32")
+        B = T.match_buffer(b, (n, T.int64(4)), "float32")
+        for i, j in T.grid(n, T.int64(4)):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2) + T.float32(1)
+)";
+
 int64_t threads_for(const Target& target, int64_t wanted) {
   return std::min(wanted, target.max_threads_per_block);
 }
@@ -222,6 +238,17 @@ void schedule_transpose(tir::Schedule& s, const Target&) {
   s.bind(js[0], "blockIdx.x");
   s.bind(is[1], "threadIdx.y");
   s.bind(js[1], "threadIdx.x");
+}
+
+// Rows over threads, each thread's row of 4 as one vector access.
+void schedule_scale_rows4(tir::Schedule& s, const Target& target) {
+  tir::BlockRef block = s.get_block("B");
+  std::vector<tir::LoopRef> loops = s.get_loops(block);
+  std::vector<tir::LoopRef> rows = s.split(
+      loops[0], {tir::PrimExpr(), tir::int_imm(DataType::Int(64), threads_for(target, 64))});
+  s.bind(rows[0], "blockIdx.x");
+  s.bind(rows[1], "threadIdx.x");
+  s.vectorize(loops[1]);
 }
 
 std::vector<HostArray> random_inputs(const std::vector<std::vector<int64_t>>& shapes,
@@ -388,6 +415,28 @@ std::vector<SuiteKernel> make_suite() {
     k.outputs = {2};
     k.atol = 1e-4;
     k.rtol = 1e-4;
+    suite.push_back(k);
+  }
+  {
+    SuiteKernel k;
+    k.name = "scale_rows4";
+    k.source = kScaleRows4;
+    k.schedule = schedule_scale_rows4;
+    k.sizes = {{{"n", 1}}, {{"n", 63}}, {{"n", 1000}}};
+    k.make_args = [](const Sizes& s, uint64_t seed) {
+      int64_t n = s.at("n");
+      std::vector<HostArray> args = random_inputs({{n, 4}}, kF32, seed, -1, 1);
+      args.push_back(zeros(kF32, {n, 4}));
+      return args;
+    };
+    k.reference = [](std::vector<HostArray>& a) {
+      for (int64_t i = 0; i < a[1].size(); ++i) {
+        a[1].data[i] = static_cast<float>(static_cast<float>(a[0].data[i]) * 2.0f + 1.0f);
+      }
+    };
+    k.outputs = {1};
+    k.atol = 1e-6;
+    k.rtol = 1e-6;
     suite.push_back(k);
   }
   {

@@ -79,6 +79,14 @@ bool has_barrier(const tir::DeviceKernel& kernel) {
   return found;
 }
 
+bool has_shuffle(const tir::DeviceKernel& kernel) {
+  bool found = false;
+  tir::post_order_visit(kernel.func, [&](const Ref<Object>& node) {
+    if (const auto* call = node.as<tir::CallNode>()) found |= call->op == "tir.shuffle_down";
+  });
+  return found;
+}
+
 bool has_shared_allocation(const tir::DeviceKernel& kernel) {
   bool found = false;
   tir::post_order_visit(kernel.func, [&](const Ref<Object>& node) {
@@ -156,6 +164,7 @@ TEST_P(SuitePtx, CompilesAndAssemblesForSm80AndSm90) {
       EXPECT_TRUE(has(text, "st.global")) << text;
       EXPECT_EQ(has(text, "bar.sync 0"), has_barrier(kernel)) << text;
       EXPECT_EQ(has(text, ".shared .align 16"), has_shared_allocation(kernel)) << text;
+      EXPECT_EQ(has(text, "shfl.sync.down.b32"), has_shuffle(kernel)) << text;
       EXPECT_FALSE(has(text, "call")) << text;
       expect_assembles(text, arch);
     }
@@ -193,6 +202,24 @@ TEST(CudaCodegen, CompilesOnSeveralThreads) {
   }
   for (std::thread& t : threads) t.join();
   for (size_t i = 0; i < kernels.size(); ++i) EXPECT_EQ(together[i], alone[i]) << kernels[i].name;
+}
+
+// The suite's cross-thread reductions combine their partial results with warp shuffles.
+TEST(CudaCodegen, SuiteReductionsUseWarpShuffles) {
+  for (const char* name : {"row_sum", "row_sum_default", "softmax"}) {
+    for (int arch : {80, 90}) {
+      Target target = cuda_target(arch);
+      tir::LoweredFunc lowered =
+          tir::lower_to_kernels(scheduled_kernel(suite_kernel(name), target), name, target);
+      ASSERT_EQ(lowered.launches.size(), 1u) << name;
+      const tir::DeviceKernel& kernel = lowered.launches[0].kernel;
+      SCOPED_TRACE(kernel.name + " for sm_" + std::to_string(arch));
+      EXPECT_TRUE(has_shuffle(kernel));
+      std::string ptx = codegen::codegen_ptx(kernel, target).ptx;
+      EXPECT_TRUE(has(ptx, "shfl.sync.down.b32")) << ptx;
+      expect_assembles(ptx, arch);
+    }
+  }
 }
 
 // --- Hand-written lowered kernels.
@@ -294,6 +321,69 @@ TEST(CudaCodegen, Bfloat16FromSm80) {
   EXPECT_EQ(error_of(bf16_kernel(), cuda_target(70)),
             "kernel 'bf16_fma_kernel' uses bfloat16, which target 'cuda -arch=sm_70' does not "
             "support; bfloat16 arithmetic needs sm_80 or later");
+}
+
+std::string shuffle_source(const std::string& dtype, const std::string& delta) {
+  return R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def shuffle(a: T.handle, b: T.handle):
+        A = T.match_buffer(a, (64,), ")" +
+         dtype + R"(")
+        B = T.match_buffer(b, (64,), ")" +
+         dtype + R"(")
+        for tx in T.thread_binding(64, thread="threadIdx.x"):
+            B[tx] = A[tx] + T.shuffle_down(A[tx], )" +
+         delta + R"()
+)";
+}
+
+tir::DeviceKernel shuffle_kernel(const std::string& dtype, const std::string& delta = "16") {
+  IRModule module = text::parse_module(shuffle_source(dtype, delta), "shuffle.py");
+  tir::DeviceKernel kernel;
+  kernel.name = "shuffle_kernel";
+  kernel.func = module->prim_func("shuffle");
+  kernel.block_size = {64, 1, 1};
+  return kernel;
+}
+
+TEST(CudaCodegen, ShuffleDown) {
+  // The value keeps its type; the lane offset stays an int32.
+  tir::DeviceKernel f32 = shuffle_kernel("float32");
+  const tir::CallNode* call = nullptr;
+  tir::post_order_visit(f32.func, [&](const Ref<Object>& node) {
+    if (const auto* c = node.as<tir::CallNode>()) call = c;
+  });
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->op, "tir.shuffle_down");
+  EXPECT_EQ(call->dtype, DataType::Float(32));
+  EXPECT_EQ(call->args.at(1)->dtype, DataType::Int(32));
+
+  // Full mask, offset 16, clamp 0x1f (width 32: (32 - 32) << 8 | 31).
+  std::string ir = codegen::codegen_llvm_ir(f32, cuda_target(80));
+  EXPECT_TRUE(has(ir, "call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float")) << ir;
+  EXPECT_TRUE(has(ir, ", i32 16, i32 31)")) << ir;
+  std::string ptx = compile_checked(f32);
+  EXPECT_TRUE(has(ptx, "shfl.sync.down.b32")) << ptx;
+  EXPECT_TRUE(has(ptx, "16, 31, -1;")) << ptx;
+
+  for (const char* dtype : {"int32", "uint32"}) {
+    tir::DeviceKernel kernel = shuffle_kernel(dtype);
+    std::string int_ir = codegen::codegen_llvm_ir(kernel, cuda_target(80));
+    EXPECT_TRUE(has(int_ir, "call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32")) << int_ir;
+    EXPECT_TRUE(has(compile_checked(kernel), "shfl.sync.down.b32")) << dtype;
+  }
+  for (const char* dtype : {"float16", "int64", "float64", "int8"}) {
+    EXPECT_EQ(error_of(shuffle_kernel(dtype), cuda_target(80)),
+              std::string("kernel 'shuffle_kernel': T.shuffle_down of ") + dtype +
+                  "; a warp shuffle moves a 32-bit scalar (float32, int32, uint32)");
+  }
+  EXPECT_EQ(error_of(shuffle_kernel("float32", "B[tx]"), cuda_target(80)),
+            "kernel 'shuffle_kernel': the lane offset of T.shuffle_down is float32; expected an "
+            "integer scalar");
+  // An offset computed at run time is an int32 register operand.
+  EXPECT_TRUE(has(compile_checked(shuffle_kernel("float32", "tx % 4")), "shfl.sync.down.b32"));
 }
 
 TEST(CudaCodegen, Errors) {

@@ -17,6 +17,11 @@
 #include "passes/tir/lower_to_kernels.h"
 #include "tests/support/device_harness.h"
 
+namespace relaxc {
+// Test parameters print as the device kind's name.
+void PrintTo(TargetKind kind, std::ostream* os) { *os << testing::device_kind_name(kind); }
+}  // namespace relaxc
+
 namespace relaxc::testing {
 namespace {
 

@@ -264,6 +264,28 @@ TEST(SpirvCodegen, ExternCallIsDiagnosed) {
             "end does not provide");
 }
 
+// T.shuffle_down is a CUDA warp shuffle: the kernel lowering emits it only for CUDA, and
+// one written by hand in a Vulkan kernel is refused.
+TEST(SpirvCodegen, WarpShuffleIsDiagnosed) {
+  IRModule module = text::parse_module(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def shuffle(a: T.handle):
+        A = T.match_buffer(a, (64,))
+        for tx in T.thread_binding(64, thread="threadIdx.x"):
+            A[tx] = T.shuffle_down(A[tx], 1)
+)",
+                                       "shuffle.py");
+  tir::DeviceKernel kernel;
+  kernel.name = "shuffle_kernel";
+  kernel.func = module->prim_func("shuffle");
+  kernel.block_size = {64, 1, 1};
+  EXPECT_EQ(error_of(kernel, vulkan_profile("desktop")),
+            "kernel 'shuffle_kernel' calls tir.shuffle_down, which the SPIR-V back end does not "
+            "provide");
+}
+
 TEST(SpirvCodegen, TooManyPushConstantBytesIsDiagnosed) {
   Target target = vulkan_profile("desktop");
   target.max_push_constant_bytes = 4;

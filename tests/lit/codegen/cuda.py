@@ -20,11 +20,19 @@
 # SM90: st.global.f32
 # SM90: // kernel row_sum_kernel
 # SM90: .shared .align {{[0-9]+}} .b8 S_shared[
+# The cross-thread sum: shuffles within each warp, the warps' sums through shared memory,
+# shuffles again in the first warp.
+# SM90: shfl.sync.down.b32 {{%f[0-9]+}}, {{%f[0-9]+}}, 16, 31, -1;
+# SM90: shfl.sync.down.b32 {{%f[0-9]+}}, {{%f[0-9]+}}, 1, 31, -1;
+# SM90: st.shared.f32
 # SM90: bar.sync 0
 # SM90: @{{%p[0-9]+}} bra
+# SM90: ld.shared.f32
+# SM90: shfl.sync.down.b32
 
 # SM80: .version 7.0
 # SM80: .target sm_80
+# SM80: shfl.sync.down.b32
 
 # OLD: error: invalid target 'cuda -arch=sm_60': -arch sm_60 is not supported; expected sm_70 ... sm_90
 
