@@ -233,5 +233,21 @@ PrimExpr transform(const PrimExpr& expr, const ExprRewrite& fn) {
 
 Stmt transform(const Stmt& stmt, const ExprRewrite& fn) { return Transformer(fn).mutate(stmt); }
 
+bool uses_var_if(const Ref<Object>& root, const std::function<bool(const VarNode*)>& pred) {
+  bool found = false;
+  post_order_visit(root, [&](const Ref<Object>& node) {
+    if (const auto* v = node.as<VarNode>(); !found && v != nullptr) found = pred(v);
+  });
+  return found;
+}
+
+bool uses_var(const Ref<Object>& root, const Var& var) {
+  return uses_var_if(root, [&](const VarNode* v) { return v == var.get(); });
+}
+
+bool uses_any_var(const Ref<Object>& root, const std::unordered_set<const VarNode*>& vars) {
+  return uses_var_if(root, [&](const VarNode* v) { return vars.count(v) != 0; });
+}
+
 }  // namespace tir
 }  // namespace relaxc

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "ir/node_dispatch.h"
@@ -174,6 +175,13 @@ class Mutator {
 // Calls fn on every TensorIR node under `root` (root included), children before their
 // parent, each time the node is reached (a node reached twice is reported twice).
 void post_order_visit(const Ref<Object>& root, const std::function<void(const Ref<Object>&)>& fn);
+
+// Whether a variable for which `pred` holds occurs under `root`.
+bool uses_var_if(const Ref<Object>& root, const std::function<bool(const VarNode*)>& pred);
+// Whether `var` occurs under `root`.
+bool uses_var(const Ref<Object>& root, const Var& var);
+// Whether one of `vars` occurs under `root`.
+bool uses_any_var(const Ref<Object>& root, const std::unordered_set<const VarNode*>& vars);
 
 using VarMap = std::unordered_map<Var, PrimExpr, RefHash, RefEq>;
 // The replacement of a variable, or null to keep it.

@@ -79,14 +79,6 @@ VarSet vars_in(const Ref<Object>& node) {
   return vars;
 }
 
-bool uses_any(const Ref<Object>& node, const VarSet& vars) {
-  bool found = false;
-  post_order_visit(node, [&](const Ref<Object>& n) {
-    if (const auto* v = n.as<VarNode>(); v != nullptr && vars.count(v) != 0) found = true;
-  });
-  return found;
-}
-
 // The conjuncts of a condition.
 void split_conjuncts(const PrimExpr& cond, std::vector<PrimExpr>& out) {
   if (!cond.defined()) return;
@@ -383,7 +375,7 @@ Stmt lower_one(const std::vector<const ForNode*>& outer_threads,
   std::vector<PrimExpr> conjuncts, reduce_guard, spatial_guard;
   split_conjuncts(realize.predicate, conjuncts);
   for (const PrimExpr& cond : conjuncts) {
-    (uses_any(cond, reduction_loop_vars) ? reduce_guard : spatial_guard).push_back(cond);
+    (uses_any_var(cond, reduction_loop_vars) ? reduce_guard : spatial_guard).push_back(cond);
   }
   std::vector<PrimExpr> step_guard = reduce_guard;
   step_guard.insert(step_guard.end(), spatial_guard.begin(), spatial_guard.end());

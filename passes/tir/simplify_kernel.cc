@@ -53,11 +53,6 @@ class KernelSimplifier final : public Mutator {
                     node->annotations, node->span);
   }
 
-  static bool uses_var(const PrimExpr& e, const Var& var) {
-    bool found = false;
-    post_order_visit(e, [&](const Ref<Object>& n) { found = found || n.get() == var.get(); });
-    return found;
-  }
 
   Stmt mutate_node(const IfThenElseNode* node) override {
     PrimExpr condition = mutate(node->condition);

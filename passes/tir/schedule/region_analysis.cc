@@ -97,11 +97,7 @@ class IntervalEvaluator {
 
  private:
   bool uses_relaxed(const PrimExpr& e) const {
-    bool found = false;
-    post_order_visit(e, [&](const Ref<Object>& node) {
-      if (const auto* v = node.as<VarNode>()) found = found || relaxed_.count(Var(v)) != 0;
-    });
-    return found;
+    return uses_var_if(e, [&](const VarNode* v) { return relaxed_.count(Var(v)) != 0; });
   }
 
   template <typename Fn>

@@ -220,16 +220,6 @@ bool is_true_predicate(const PrimExpr& predicate) {
   return !predicate.defined() || is_const_int(predicate, 1);
 }
 
-bool uses_var(const PrimExpr& expr, const Var& v) { return uses_any_var(expr, {v.get()}); }
-
-bool uses_any_var(const PrimExpr& expr, const std::unordered_set<const VarNode*>& vars) {
-  bool found = false;
-  post_order_visit(expr, [&](const Ref<Object>& node) {
-    if (const auto* v = node.as<VarNode>()) found = found || vars.count(v) != 0;
-  });
-  return found;
-}
-
 LoopIterUse loop_iter_use(const For& loop) {
   LoopIterUse use;
   for (const BlockRealize& realize : blocks_under(loop->body)) {

@@ -48,10 +48,6 @@ Stmt add_predicate(const Stmt& body, const PrimExpr& condition);
 // Whether a block predicate is absent or the constant true.
 bool is_true_predicate(const PrimExpr& predicate);
 
-// Whether `expr` reads the variable `v` / any variable of `vars`.
-bool uses_var(const PrimExpr& expr, const Var& v);
-bool uses_any_var(const PrimExpr& expr, const std::unordered_set<const VarNode*>& vars);
-
 // What the blocks directly realized under a loop bind to its loop variable.
 struct LoopIterUse {
   bool spatial = false;  // some spatial iter var's value uses the loop var
