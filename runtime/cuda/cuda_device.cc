@@ -1,6 +1,6 @@
 // The CUDA implementation of Device: device choice and limits, a primary context and one
-// non-blocking stream that orders every copy and launch, the buffer table, transfers
-// (pinned staging for large ones), and the launch ABI checks.
+// non-blocking stream that orders every copy and launch, the buffers (a BufferTable),
+// transfers (pinned staging for large ones), and launches (checked by check_launch).
 // A buffer released while the stream may still use it is freed once an event recorded
 // behind that work has completed, so that release never waits for the device.
 #include "runtime/cuda/cuda_device.h"
@@ -11,12 +11,13 @@
 #include <deque>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
+#include "runtime/buffer_table.h"
 #include "runtime/cuda/cuda_kernels.h"
 #include "runtime/cuda/cuda_loader.h"
 #include "runtime/cuda/cuda_staging.h"
+#include "runtime/kernel_checks.h"
 
 namespace relaxc::runtime {
 namespace {
@@ -26,13 +27,6 @@ namespace {
 constexpr size_t kDirectCopyBytes = size_t{64} << 10;
 // The kernel parameter space: 4 KiB on every architecture CUDA 12 supports.
 constexpr int64_t kKernelParamBytes = 4096;
-
-std::string buffer_name(DeviceBuffer buffer) { return "buffer #" + std::to_string(buffer.id); }
-
-std::string grid_text(const std::array<uint32_t, 3>& grid) {
-  return "(" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
-         std::to_string(grid[2]) + ")";
-}
 
 DeviceLimits query_limits(const CudaDriver& driver, CUdevice device) {
   DeviceLimits limits;
@@ -148,7 +142,7 @@ class CudaDeviceImpl final : public CudaDevice {
         (void)driver_.cuMemFree(pending.address);
         (void)driver_.cuEventDestroy(pending.done);
       }
-      for (const auto& [id, entry] : buffers_) {
+      for (const auto& [id, entry] : buffers_.entries()) {
         if (entry.address != 0) (void)driver_.cuMemFree(entry.address);
       }
       kernels_.reset();
@@ -179,20 +173,12 @@ class CudaDeviceImpl final : public CudaDevice {
       driver_.check(result, "cuMemAlloc",
                     "allocating " + std::to_string(bytes) + " bytes on \"" + limits_.name + "\"");
     }
-    DeviceBuffer buffer{next_buffer_id_++, bytes};
-    buffers_.emplace(buffer.id, entry);
-    return buffer;
+    return buffers_.add(entry);
   }
 
   void release(DeviceBuffer buffer) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = buffers_.find(buffer.id);
-    if (it == buffers_.end()) {
-      throw RuntimeError("release: " + buffer_name(buffer) +
-                         " was already released or never allocated");
-    }
-    CUdeviceptr address = it->second.address;
-    buffers_.erase(it);
+    CUdeviceptr address = buffers_.remove(buffer).address;
     if (address == 0) return;
     ScopedCudaContext scope(driver_, context_);
     CUresult idle = driver_.cuStreamQuery(stream_);
@@ -213,7 +199,7 @@ class CudaDeviceImpl final : public CudaDevice {
 
   void upload(DeviceBuffer dst, size_t dst_offset, const void* src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    CUdeviceptr address = lookup(dst, "upload", dst_offset, bytes) + dst_offset;
+    CUdeviceptr address = buffers_.lookup(dst, "upload", dst_offset, bytes).address + dst_offset;
     if (bytes == 0) return;
     if (src == nullptr) throw RuntimeError("upload: the host source is null");
     ScopedCudaContext scope(driver_, context_);
@@ -238,7 +224,7 @@ class CudaDeviceImpl final : public CudaDevice {
 
   void download(void* dst, DeviceBuffer src, size_t src_offset, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    CUdeviceptr address = lookup(src, "download", src_offset, bytes) + src_offset;
+    CUdeviceptr address = buffers_.lookup(src, "download", src_offset, bytes).address + src_offset;
     if (bytes == 0) return;
     if (dst == nullptr) throw RuntimeError("download: the host destination is null");
     ScopedCudaContext scope(driver_, context_);
@@ -278,8 +264,8 @@ class CudaDeviceImpl final : public CudaDevice {
   void copy(DeviceBuffer dst, size_t dst_offset, DeviceBuffer src, size_t src_offset,
             size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    CUdeviceptr to = lookup(dst, "copy", dst_offset, bytes) + dst_offset;
-    CUdeviceptr from = lookup(src, "copy", src_offset, bytes) + src_offset;
+    CUdeviceptr to = buffers_.lookup(dst, "copy", dst_offset, bytes).address + dst_offset;
+    CUdeviceptr from = buffers_.lookup(src, "copy", src_offset, bytes).address + src_offset;
     if (bytes == 0) return;
     if (dst.id == src.id && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
       throw RuntimeError("copy: the source [" + std::to_string(src_offset) + ", " +
@@ -302,28 +288,11 @@ class CudaDeviceImpl final : public CudaDevice {
               std::span<const DeviceBuffer> buffers, std::span<const int64_t> scalars) override {
     std::lock_guard<std::mutex> lock(mutex_);
     const CudaKernel& kernel = kernels_->get(kernel_id);
-    const std::string where = "kernel '" + kernel.name + "'";
-    if (buffers.size() != static_cast<size_t>(kernel.num_buffers)) {
-      throw RuntimeError(where + " takes " + std::to_string(kernel.num_buffers) +
-                         " buffer argument(s), but the launch passes " +
-                         std::to_string(buffers.size()));
-    }
-    for (int d = 0; d < 3; ++d) {
-      if (grid_size[d] > limits_.max_grid_size[d]) {
-        throw RuntimeError(where + ": grid " + grid_text(grid_size) + " has dimension " +
-                           std::to_string(d) + " above the device's maximum " +
-                           std::to_string(limits_.max_grid_size[d]));
-      }
-    }
+    check_launch(kernel.abi, limits_, grid_size, buffers.size(), scalars);
     std::vector<CUdeviceptr> addresses;
     addresses.reserve(buffers.size());
     for (size_t i = 0; i < buffers.size(); ++i) {
-      auto it = buffers_.find(buffers[i].id);
-      if (it == buffers_.end()) {
-        throw RuntimeError(where + ": buffer argument " + std::to_string(i) + " (" +
-                           buffer_name(buffers[i]) + ") was released or never allocated");
-      }
-      addresses.push_back(it->second.address);
+      addresses.push_back(buffers_.argument(kernel.abi.name, i, buffers[i]).address);
     }
     ScopedCudaContext scope(driver_, context_);
     kernel.launch(driver_, stream_, grid_size, addresses, scalars);
@@ -371,23 +340,6 @@ class CudaDeviceImpl final : public CudaDevice {
     CUevent done = nullptr;  // recorded behind the last work that may use the memory
   };
 
-  // The address of the live buffer `buffer`, with [offset, offset + bytes) checked to
-  // lie inside it.
-  CUdeviceptr lookup(DeviceBuffer buffer, const char* operation, size_t offset, size_t bytes) {
-    auto it = buffers_.find(buffer.id);
-    if (it == buffers_.end()) {
-      throw RuntimeError(std::string(operation) + ": " + buffer_name(buffer) +
-                         " was released or never allocated");
-    }
-    size_t size = it->second.bytes;
-    if (offset > size || bytes > size - offset) {
-      throw RuntimeError(std::string(operation) + ": the range [" + std::to_string(offset) + ", " +
-                         std::to_string(offset) + " + " + std::to_string(bytes) + ") is outside " +
-                         buffer_name(buffer) + " of " + std::to_string(size) + " bytes");
-    }
-    return it->second.address;
-  }
-
   // Frees the released buffers whose last work has completed. The context is current.
   void free_completed() {
     for (auto it = pending_frees_.begin(); it != pending_frees_.end();) {
@@ -423,9 +375,8 @@ class CudaDeviceImpl final : public CudaDevice {
   CUstream stream_ = nullptr;
   std::unique_ptr<PinnedStaging> staging_;
   std::unique_ptr<CudaKernelCache> kernels_;
-  std::unordered_map<uint64_t, BufferEntry> buffers_;
+  BufferTable<BufferEntry> buffers_;
   std::vector<PendingFree> pending_frees_;
-  uint64_t next_buffer_id_ = 1;
   std::mutex mutex_;
 };
 

@@ -11,7 +11,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <string_view>
 #include <utility>
 
@@ -19,11 +18,6 @@ namespace relaxc::runtime {
 namespace {
 
 constexpr size_t kJitLogBytes = 16 * 1024;
-
-std::string size_text(const std::array<uint32_t, 3>& size) {
-  return "(" + std::to_string(size[0]) + ", " + std::to_string(size[1]) + ", " +
-         std::to_string(size[2]) + ")";
-}
 
 // The PTX text without its comments, which may mention `.entry` or hold parentheses.
 std::string strip_comments(std::string_view ptx) {
@@ -144,27 +138,10 @@ std::string checked_ptx(const KernelBinary& binary) {
   return ptx;
 }
 
+// The shared limits, then the buffer count against the kernel parameter space.
 void check_limits(const KernelBinary& binary, const DeviceLimits& limits) {
-  const std::string where = "kernel '" + binary.name + "' on \"" + limits.name + "\": ";
-  int64_t threads = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (binary.block_size[d] == 0 || binary.block_size[d] > limits.max_block_size[d]) {
-      throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has dimension " +
-                         std::to_string(d) + " outside [1, " +
-                         std::to_string(limits.max_block_size[d]) + "]");
-    }
-    threads *= binary.block_size[d];
-  }
-  if (threads > limits.max_threads_per_block) {
-    throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has " +
-                       std::to_string(threads) + " threads, more than the device's " +
-                       std::to_string(limits.max_threads_per_block));
-  }
-  if (binary.shared_memory_bytes > limits.max_shared_memory_bytes) {
-    throw RuntimeError(where + "uses " + std::to_string(binary.shared_memory_bytes) +
-                       " bytes of shared memory, more than the device's " +
-                       std::to_string(limits.max_shared_memory_bytes));
-  }
+  check_kernel_limits(binary, limits);
+  const std::string where = kernel_on_device(binary.name, limits);
   if (binary.num_buffers < 0) {
     throw RuntimeError(where + "takes " + std::to_string(binary.num_buffers) + " buffers");
   }
@@ -265,7 +242,7 @@ KernelId CudaKernelCache::load(const KernelBinary& binary) {
 
   CUmodule module = module_for(ptx, binary.name);
   CudaKernel kernel;
-  kernel.name = binary.name;
+  kernel.abi = {binary.name, binary.num_buffers, binary.scalars};
   CUresult result = driver_.cuModuleGetFunction(&kernel.function, module, binary.name.c_str());
   if (result == CUDA_ERROR_NOT_FOUND) {
     throw RuntimeError("kernel '" + binary.name + "': the PTX module has no .entry named '" +
@@ -280,15 +257,13 @@ KernelId CudaKernelCache::load(const KernelBinary& binary) {
                 "cuFuncGetAttribute", "reading kernel '" + binary.name + "'");
   int64_t threads = int64_t{binary.block_size[0]} * binary.block_size[1] * binary.block_size[2];
   if (threads > max_threads) {
-    throw RuntimeError("kernel '" + binary.name + "' on \"" + limits_.name + "\": block size " +
+    throw RuntimeError(kernel_on_device(binary.name, limits_) + "block size " +
                        size_text(binary.block_size) + " has " + std::to_string(threads) +
                        " threads, but the compiled kernel runs at most " +
                        std::to_string(max_threads) + " per block (it uses " +
                        std::to_string(registers) + " registers per thread)");
   }
   kernel.block_size = binary.block_size;
-  kernel.num_buffers = binary.num_buffers;
-  kernel.scalars = binary.scalars;
   kernels_.push_back(std::move(kernel));
   KernelId id = static_cast<KernelId>(kernels_.size());
   ids_.emplace(std::move(key), id);
@@ -304,29 +279,18 @@ const CudaKernel& CudaKernelCache::get(KernelId id) const {
 
 void CudaKernel::launch(const CudaDriver& driver, CUstream stream,
                         std::array<uint32_t, 3> grid_size, std::span<const CUdeviceptr> buffers,
-                        std::span<const int64_t> scalar_values) const {
-  if (scalar_values.size() != scalars.size()) {
-    throw RuntimeError("kernel '" + name + "' takes " + std::to_string(scalars.size()) +
-                       " scalar argument(s), but the launch passes " +
-                       std::to_string(scalar_values.size()));
-  }
+                        std::span<const int64_t> scalars) const {
   // cuLaunchKernel reads each parameter through a pointer to its value, at call time.
   std::vector<CUdeviceptr> addresses(buffers.begin(), buffers.end());
   std::vector<int32_t> narrow(scalars.size());
-  std::vector<int64_t> wide(scalar_values.begin(), scalar_values.end());
+  std::vector<int64_t> wide(scalars.begin(), scalars.end());
   std::vector<void*> params;
   params.reserve(addresses.size() + scalars.size());
   for (CUdeviceptr& address : addresses) params.push_back(&address);
   for (size_t i = 0; i < scalars.size(); ++i) {
-    if (scalars[i] == ScalarType::Int64) {
+    if (abi.scalars[i] == ScalarType::Int64) {
       params.push_back(&wide[i]);
       continue;
-    }
-    if (wide[i] < std::numeric_limits<int32_t>::min() ||
-        wide[i] > std::numeric_limits<int32_t>::max()) {
-      throw RuntimeError("kernel '" + name + "': scalar argument " + std::to_string(i) +
-                         " is int32 but its value " + std::to_string(wide[i]) +
-                         " does not fit in int32");
     }
     narrow[i] = static_cast<int32_t>(wide[i]);
     params.push_back(&narrow[i]);
@@ -336,8 +300,8 @@ void CudaKernel::launch(const CudaDriver& driver, CUstream stream,
                                      block_size[0], block_size[1], block_size[2],
                                      /*sharedMemBytes=*/0, stream, params.data(), nullptr),
                "cuLaunchKernel",
-               "launching kernel '" + name + "' with grid " + size_text(grid_size) + " and block " +
-                   size_text(block_size));
+               "launching kernel '" + abi.name + "' with grid " + size_text(grid_size) +
+                   " and block " + size_text(block_size));
 }
 
 }  // namespace relaxc::runtime

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/cuda/cuda_loader.h"
+#include "runtime/kernel_checks.h"
 
 namespace relaxc::runtime {
 
@@ -26,16 +27,13 @@ struct PtxEntry {
 std::vector<PtxEntry> scan_ptx_entries(std::string_view ptx);
 
 struct CudaKernel {
-  std::string name;
+  LaunchAbi abi;
   CUfunction function = nullptr;
   std::array<uint32_t, 3> block_size = {1, 1, 1};
-  int num_buffers = 0;
-  std::vector<ScalarType> scalars;
 
   // Enqueues one launch on `stream` with `buffers` (device addresses, in ABI order) and
-  // `scalars`. RuntimeError naming the kernel and the argument when the scalars' number
-  // or an int32's range does not match the ABI. The buffer count is the caller's check.
-  // A grid with a zero dimension launches nothing, after the checks.
+  // `scalars`, which the caller has checked against `abi` (check_launch). A grid with a
+  // zero dimension launches nothing.
   void launch(const CudaDriver& driver, CUstream stream, std::array<uint32_t, 3> grid_size,
               std::span<const CUdeviceptr> buffers, std::span<const int64_t> scalars) const;
 };

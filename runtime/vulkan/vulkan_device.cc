@@ -1,5 +1,6 @@
-// The Vulkan implementation of Device: buffer table, staged uploads and downloads,
-// device copies and kernel launches recorded into batches, and the ABI checks.
+// The Vulkan implementation of Device: the buffers (a BufferTable), staged uploads and
+// downloads, and device copies and kernel launches (checked by check_launch) recorded
+// into batches.
 // Buffers released while pending work may still use them are destroyed once that work
 // has completed (each buffer remembers the serial of the last batch that touches it).
 #include "runtime/vulkan/vulkan_device.h"
@@ -8,9 +9,10 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
+#include "runtime/buffer_table.h"
+#include "runtime/kernel_checks.h"
 #include "runtime/vulkan/vulkan_commands.h"
 #include "runtime/vulkan/vulkan_context.h"
 #include "runtime/vulkan/vulkan_memory.h"
@@ -18,13 +20,6 @@
 
 namespace relaxc::runtime {
 namespace {
-
-std::string buffer_name(DeviceBuffer buffer) { return "buffer #" + std::to_string(buffer.id); }
-
-std::string grid_text(const std::array<uint32_t, 3>& grid) {
-  return "(" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
-         std::to_string(grid[2]) + ")";
-}
 
 class VulkanDeviceImpl final : public VulkanDevice {
  public:
@@ -50,20 +45,12 @@ class VulkanDeviceImpl final : public VulkanDevice {
     // Vulkan has no empty buffers: an empty DeviceBuffer holds no Vulkan object.
     if (bytes > 0) entry.buffer = VulkanBuffer::create(*context_, bytes, MemoryUse::Device);
     entry.bytes = bytes;
-    DeviceBuffer buffer{next_buffer_id_++, bytes};
-    buffers_.emplace(buffer.id, std::move(entry));
-    return buffer;
+    return buffers_.add(std::move(entry));
   }
 
   void release(DeviceBuffer buffer) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = buffers_.find(buffer.id);
-    if (it == buffers_.end()) {
-      throw RuntimeError("release: " + buffer_name(buffer) +
-                         " was already released or never allocated");
-    }
-    BufferEntry entry = std::move(it->second);
-    buffers_.erase(it);
+    BufferEntry entry = buffers_.remove(buffer);
     commands_.poll();
     if (entry.last_use > commands_.completed_serial()) {
       pending_releases_.push_back(std::move(entry));
@@ -73,7 +60,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
 
   void upload(DeviceBuffer dst, size_t dst_offset, const void* src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    BufferEntry& entry = lookup(dst, "upload", dst_offset, bytes);
+    BufferEntry& entry = buffers_.lookup(dst, "upload", dst_offset, bytes);
     if (bytes == 0) return;
     if (src == nullptr) throw RuntimeError("upload: the host source is null");
     const auto* host = static_cast<const uint8_t*>(src);
@@ -89,7 +76,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
 
   void download(void* dst, DeviceBuffer src, size_t src_offset, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    BufferEntry& entry = lookup(src, "download", src_offset, bytes);
+    BufferEntry& entry = buffers_.lookup(src, "download", src_offset, bytes);
     if (bytes == 0) return;
     if (dst == nullptr) throw RuntimeError("download: the host destination is null");
     auto* host = static_cast<uint8_t*>(dst);
@@ -120,8 +107,8 @@ class VulkanDeviceImpl final : public VulkanDevice {
   void copy(DeviceBuffer dst, size_t dst_offset, DeviceBuffer src, size_t src_offset,
             size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    BufferEntry& to = lookup(dst, "copy", dst_offset, bytes);
-    BufferEntry& from = lookup(src, "copy", src_offset, bytes);
+    BufferEntry& to = buffers_.lookup(dst, "copy", dst_offset, bytes);
+    BufferEntry& from = buffers_.lookup(src, "copy", src_offset, bytes);
     if (bytes == 0) return;
     if (dst.id == src.id && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
       throw RuntimeError("copy: the source [" + std::to_string(src_offset) + ", " +
@@ -142,40 +129,25 @@ class VulkanDeviceImpl final : public VulkanDevice {
               std::span<const DeviceBuffer> buffers, std::span<const int64_t> scalars) override {
     std::lock_guard<std::mutex> lock(mutex_);
     const VulkanKernel& kernel = kernels_.get(kernel_id);
-    const std::string where = "kernel '" + kernel.name() + "'";
-    if (buffers.size() != static_cast<size_t>(kernel.num_buffers())) {
-      throw RuntimeError(where + " takes " + std::to_string(kernel.num_buffers()) +
-                         " buffer argument(s), but the launch passes " +
-                         std::to_string(buffers.size()));
-    }
+    check_launch(kernel.abi(), limits(), grid_size, buffers.size(), scalars);
     std::vector<uint8_t> push_constants = kernel.pack_scalars(scalars);
-    const DeviceLimits& device_limits = limits();
-    for (int d = 0; d < 3; ++d) {
-      if (grid_size[d] > device_limits.max_grid_size[d]) {
-        throw RuntimeError(where + ": grid " + grid_text(grid_size) + " has dimension " +
-                           std::to_string(d) + " above the device's maximum " +
-                           std::to_string(device_limits.max_grid_size[d]));
-      }
-    }
     std::vector<VkBuffer> handles;
     std::vector<BufferEntry*> entries;
     for (size_t i = 0; i < buffers.size(); ++i) {
-      const std::string argument =
-          where + ": buffer argument " + std::to_string(i) + " (" + buffer_name(buffers[i]) + ")";
-      auto it = buffers_.find(buffers[i].id);
-      if (it == buffers_.end()) {
-        throw RuntimeError(argument + " was released or never allocated");
+      BufferEntry& entry = buffers_.argument(kernel.name(), i, buffers[i]);
+      // Vulkan binds buffers through descriptors, which have bounds of their own.
+      if (entry.bytes == 0) {
+        throw RuntimeError(buffer_argument_text(kernel.name(), i, buffers[i]) +
+                           " is empty; Vulkan cannot bind an empty buffer");
       }
-      if (it->second.bytes == 0) {
-        throw RuntimeError(argument + " is empty; Vulkan cannot bind an empty buffer");
-      }
-      if (it->second.bytes > context_->physical().max_storage_buffer_range) {
-        throw RuntimeError(argument + " has " + std::to_string(it->second.bytes) +
+      if (entry.bytes > context_->physical().max_storage_buffer_range) {
+        throw RuntimeError(buffer_argument_text(kernel.name(), i, buffers[i]) + " has " +
+                           std::to_string(entry.bytes) +
                            " bytes, more than the device binds (maxStorageBufferRange = " +
                            std::to_string(context_->physical().max_storage_buffer_range) + ")");
       }
-      handles.push_back(it->second.buffer.handle());
-      entries.push_back(&it->second);
+      handles.push_back(entry.buffer.handle());
+      entries.push_back(&entry);
     }
     if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;
     for (BufferEntry* entry : entries) entry->last_use = commands_.recording_serial();
@@ -194,22 +166,6 @@ class VulkanDeviceImpl final : public VulkanDevice {
     size_t bytes = 0;
     uint64_t last_use = 0;  // serial of the last batch that touches it
   };
-
-  // The live buffer `buffer`, with [offset, offset + bytes) checked to lie inside it.
-  BufferEntry& lookup(DeviceBuffer buffer, const char* operation, size_t offset, size_t bytes) {
-    auto it = buffers_.find(buffer.id);
-    if (it == buffers_.end()) {
-      throw RuntimeError(std::string(operation) + ": " + buffer_name(buffer) +
-                         " was released or never allocated");
-    }
-    size_t size = it->second.bytes;
-    if (offset > size || bytes > size - offset) {
-      throw RuntimeError(std::string(operation) + ": the range [" + std::to_string(offset) + ", " +
-                         std::to_string(offset) + " + " + std::to_string(bytes) + ") is outside " +
-                         buffer_name(buffer) + " of " + std::to_string(size) + " bytes");
-    }
-    return it->second;
-  }
 
   // Staging memory for the batch being recorded; when all of it is busy, waits for the
   // oldest pending batch (back-pressure, so that staging memory stays bounded).
@@ -233,9 +189,8 @@ class VulkanDeviceImpl final : public VulkanDevice {
   // Destroyed in reverse order: commands, kernels, buffers, staging, then the device.
   std::unique_ptr<VulkanContext> context_;
   StagingPool staging_;
-  std::unordered_map<uint64_t, BufferEntry> buffers_;
+  BufferTable<BufferEntry> buffers_;
   std::vector<BufferEntry> pending_releases_;
-  uint64_t next_buffer_id_ = 1;
   KernelCache kernels_;
   CommandQueue commands_;
 };

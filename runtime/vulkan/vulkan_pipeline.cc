@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <optional>
 #include <utility>
 
@@ -100,11 +99,6 @@ uint32_t max_spirv_minor(uint32_t vulkan_api_version) {
   return 3;
 }
 
-std::string size_text(const std::array<uint32_t, 3>& size) {
-  return "(" + std::to_string(size[0]) + ", " + std::to_string(size[1]) + ", " +
-         std::to_string(size[2]) + ")";
-}
-
 // The SPIR-V words of `binary`, checked for what a driver could crash on.
 std::vector<uint32_t> checked_words(const VulkanContext& context, const KernelBinary& binary) {
   const std::string& kernel = binary.name;
@@ -158,28 +152,11 @@ std::vector<uint32_t> checked_words(const VulkanContext& context, const KernelBi
   return words;
 }
 
+// The shared limits, then the buffer count against the storage buffers a stage binds.
 void check_limits(const VulkanContext& context, const KernelBinary& binary) {
   const DeviceLimits& limits = context.physical().limits;
-  const std::string where = "kernel '" + binary.name + "' on \"" + limits.name + "\": ";
-  int64_t threads = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (binary.block_size[d] == 0 || binary.block_size[d] > limits.max_block_size[d]) {
-      throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has dimension " +
-                         std::to_string(d) + " outside [1, " +
-                         std::to_string(limits.max_block_size[d]) + "]");
-    }
-    threads *= binary.block_size[d];
-  }
-  if (threads > limits.max_threads_per_block) {
-    throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has " +
-                       std::to_string(threads) + " threads, more than the device's " +
-                       std::to_string(limits.max_threads_per_block));
-  }
-  if (binary.shared_memory_bytes > limits.max_shared_memory_bytes) {
-    throw RuntimeError(where + "uses " + std::to_string(binary.shared_memory_bytes) +
-                       " bytes of shared memory, more than the device's " +
-                       std::to_string(limits.max_shared_memory_bytes));
-  }
+  check_kernel_limits(binary, limits);
+  const std::string where = kernel_on_device(binary.name, limits);
   uint32_t max_buffers = context.physical().max_storage_buffers_per_stage;
   if (binary.num_buffers < 0 || static_cast<uint32_t>(binary.num_buffers) > max_buffers) {
     throw RuntimeError(where + "takes " + std::to_string(binary.num_buffers) +
@@ -195,9 +172,7 @@ VulkanKernel VulkanKernel::create(const VulkanContext& context, const KernelBina
 
   VulkanKernel kernel;
   kernel.context_ = &context;
-  kernel.name_ = binary.name;
-  kernel.num_buffers_ = binary.num_buffers;
-  kernel.scalars_ = binary.scalars;
+  kernel.abi_ = {binary.name, binary.num_buffers, binary.scalars};
   uint32_t offset = 0;
   for (ScalarType type : binary.scalars) {
     uint32_t size = type == ScalarType::Int64 ? 8 : 4;
@@ -254,7 +229,7 @@ VulkanKernel VulkanKernel::create(const VulkanContext& context, const KernelBina
   pipeline_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   pipeline_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   pipeline_info.stage.module = kernel.module_;
-  pipeline_info.stage.pName = kernel.name_.c_str();
+  pipeline_info.stage.pName = kernel.abi_.name.c_str();
   pipeline_info.layout = kernel.pipeline_layout_;
   check_vk(fn.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr,
                                        &kernel.pipeline_),
@@ -264,9 +239,7 @@ VulkanKernel VulkanKernel::create(const VulkanContext& context, const KernelBina
 
 VulkanKernel::VulkanKernel(VulkanKernel&& other) noexcept
     : context_(other.context_),
-      name_(std::move(other.name_)),
-      num_buffers_(other.num_buffers_),
-      scalars_(std::move(other.scalars_)),
+      abi_(std::move(other.abi_)),
       scalar_offsets_(std::move(other.scalar_offsets_)),
       push_constant_bytes_(other.push_constant_bytes_),
       uses_push_descriptors_(other.uses_push_descriptors_),
@@ -279,9 +252,7 @@ VulkanKernel& VulkanKernel::operator=(VulkanKernel&& other) noexcept {
   if (this != &other) {
     destroy();
     context_ = other.context_;
-    name_ = std::move(other.name_);
-    num_buffers_ = other.num_buffers_;
-    scalars_ = std::move(other.scalars_);
+    abi_ = std::move(other.abi_);
     scalar_offsets_ = std::move(other.scalar_offsets_);
     push_constant_bytes_ = other.push_constant_bytes_;
     uses_push_descriptors_ = other.uses_push_descriptors_;
@@ -312,22 +283,11 @@ void VulkanKernel::destroy() {
 }
 
 std::vector<uint8_t> VulkanKernel::pack_scalars(std::span<const int64_t> scalars) const {
-  if (scalars.size() != scalars_.size()) {
-    throw RuntimeError("kernel '" + name_ + "' takes " + std::to_string(scalars_.size()) +
-                       " scalar argument(s), but the launch passes " +
-                       std::to_string(scalars.size()));
-  }
   std::vector<uint8_t> bytes(push_constant_bytes_, 0);
   for (size_t i = 0; i < scalars.size(); ++i) {
-    if (scalars_[i] == ScalarType::Int64) {
+    if (abi_.scalars[i] == ScalarType::Int64) {
       std::memcpy(bytes.data() + scalar_offsets_[i], &scalars[i], 8);
       continue;
-    }
-    if (scalars[i] < std::numeric_limits<int32_t>::min() ||
-        scalars[i] > std::numeric_limits<int32_t>::max()) {
-      throw RuntimeError("kernel '" + name_ + "': scalar argument " + std::to_string(i) +
-                         " is int32 but its value " + std::to_string(scalars[i]) +
-                         " does not fit in int32");
     }
     int32_t value = static_cast<int32_t>(scalars[i]);
     std::memcpy(bytes.data() + scalar_offsets_[i], &value, 4);

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/kernel_checks.h"
 #include "runtime/vulkan/vulkan_context.h"
 
 namespace relaxc::runtime {
@@ -27,17 +28,17 @@ class VulkanKernel {
   VulkanKernel& operator=(const VulkanKernel&) = delete;
   ~VulkanKernel();
 
-  const std::string& name() const { return name_; }
-  int num_buffers() const { return num_buffers_; }
+  const LaunchAbi& abi() const { return abi_; }
+  const std::string& name() const { return abi_.name; }
+  int num_buffers() const { return abi_.num_buffers; }
   bool uses_push_descriptors() const { return uses_push_descriptors_; }
   VkPipeline pipeline() const { return pipeline_; }
   VkPipelineLayout pipeline_layout() const { return pipeline_layout_; }
   VkDescriptorSetLayout set_layout() const { return set_layout_; }
   uint32_t push_constant_bytes() const { return push_constant_bytes_; }
 
-  // The scalars in the push-constant layout of the ABI (int32 at 4-byte, int64 at
-  // 8-byte aligned offsets, in order). RuntimeError naming the kernel and the argument
-  // when their number or an int32's range does not match.
+  // The scalars, checked against abi() (check_launch), in the push-constant layout of
+  // the ABI: int32 at 4-byte, int64 at 8-byte aligned offsets, in order.
   std::vector<uint8_t> pack_scalars(std::span<const int64_t> scalars) const;
 
  private:
@@ -45,9 +46,7 @@ class VulkanKernel {
   void destroy();
 
   const VulkanContext* context_ = nullptr;
-  std::string name_;
-  int num_buffers_ = 0;
-  std::vector<ScalarType> scalars_;
+  LaunchAbi abi_;
   std::vector<uint32_t> scalar_offsets_;
   uint32_t push_constant_bytes_ = 0;
   bool uses_push_descriptors_ = false;
