@@ -3,6 +3,7 @@
 
 #include "ir/relax/block_builder.h"
 #include "ir/relax/well_formed.h"
+#include "passes/relax/transforms.h"
 #include "passes/tir/default_gpu_schedule.h"
 
 namespace relaxc {
@@ -25,6 +26,21 @@ const std::vector<PassInfo>& all_passes() {
       {"default-gpu-schedule",
        "bind every unscheduled TensorIR block to GPU blocks and threads (Vulkan desktop limits)",
        [](const IRModule& m) { return tir::default_gpu_schedule(m, vulkan_profile("desktop")); }},
+      {"lambda-lift", "lift local functions to private module functions (closures for captures)",
+       relax::lambda_lift},
+      {"to-non-dataflow", "turn dataflow blocks into plain binding blocks", relax::to_non_dataflow},
+      {"remove-purity-checking",
+       "mark pure functions relax.force_pure; call_pure_packed -> call_packed",
+       relax::remove_purity_checking},
+      {"call-tir-rewrite",
+       "allocate the outputs of call_tir / call_dps_packed and call them destination-passing",
+       relax::call_tir_rewrite},
+      {"vm-builtin-lower", "lower memory, shape, print and closure operators to VM builtins",
+       relax::vm_builtin_lower},
+      {"vm-shape-lower",
+       "shape variables on a host shape heap; run-time checks of arguments, match_cast and "
+       "return values",
+       relax::vm_shape_lower},
   };
   return passes;
 }

@@ -61,6 +61,7 @@ struct KernelBinary {
   int num_buffers = 0;
   std::vector<ScalarType> scalars;
   uint32_t shared_memory_bytes = 0;
+  bool operator==(const KernelBinary&) const = default;
 };
 
 using KernelId = uint32_t;
@@ -69,6 +70,8 @@ class Device {
  public:
   virtual ~Device() = default;
   virtual const DeviceLimits& limits() const = 0;
+  // The kernel format the device runs (SPIR-V on Vulkan, PTX on CUDA).
+  virtual KernelFormat kernel_format() const = 0;
 
   virtual DeviceBuffer allocate(size_t bytes) = 0;
   virtual void release(DeviceBuffer buffer) = 0;

@@ -1,36 +1,40 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds relaxc (Release), then checks and prints
-# every module in examples/ (the normalized module, every binding with its StructInfo)
-# and compiles its TensorIR functions to SPIR-V for the Vulkan device present (lavapipe
-# where there is no GPU), checking each module with spirv-val.
+# The main job: installs what is missing, builds relaxc (Release), then builds the example
+# module (examples/mlp.py: TensorIR kernels and a symbolic batch size) into one executable
+# with kernels for Vulkan (the limits of the device present) and CUDA, runs it on the best
+# device present (a CUDA GPU, else a Vulkan GPU, else lavapipe; RELAXC_DEVICE chooses
+# another) on generated .npy inputs, and checks the output against a reference computed
+# in Python.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build-release"
 jobs=${RELAXC_JOBS:-$(nproc)}
+relaxc="$build/relaxc"
 
 "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C "$build" -j "$jobs" --quiet relaxc
 
-status=0
-for example in "$root"/examples/*.py; do
-  name=${example#"$root"/}
-  echo "== relaxc check $name"
-  if "$build/relaxc" check "$example"; then
-    echo "ok: well formed"
-  else
-    status=1
-  fi
-  echo "== relaxc print $name"
-  "$build/relaxc" print "$example" || status=1
-  spv="$build/$(basename "$example" .py).spv"
-  echo "== relaxc codegen --target vulkan $name -o $spv"
-  if "$build/relaxc" codegen --target vulkan "$example" -o "$spv" &&
-    spirv-val --target-env vulkan1.1 "$spv"; then
-    echo "ok: $(stat -c %s "$spv") bytes of SPIR-V, valid for Vulkan 1.1"
-  else
-    status=1
-  fi
-done
-exit "$status"
+work="$build/main-job"
+rm -rf "$work"
+mkdir -p "$work"
+example="$root/examples/mlp.py"
+
+echo "== relaxc check examples/mlp.py"
+"$relaxc" check "$example"
+echo "ok: well formed"
+
+echo "== relaxc build examples/mlp.py --target vulkan --target cuda -o $work/mlp.rxe"
+"$relaxc" build "$example" --target vulkan --target cuda -o "$work/mlp.rxe"
+echo "ok: $(stat -c %s "$work/mlp.rxe") bytes"
+
+echo "== relaxc inspect $work/mlp.rxe (first lines)"
+"$relaxc" inspect "$work/mlp.rxe" | sed -n 1,12p
+
+python3 "$root/scripts/mlp_data.py" inputs "$work" --batch "${RELAXC_BATCH:-6}"
+device=${RELAXC_DEVICE:-auto}
+echo "== relaxc run mlp.rxe --device $device --input images.npy --input w.npy --input b.npy"
+"$relaxc" run "$work/mlp.rxe" --device "$device" --function main --input "$work/images.npy" \
+  --input "$work/w.npy" --input "$work/b.npy" --output-dir "$work/out"
+python3 "$root/scripts/mlp_data.py" check "$work" "$work/out/main_0.npy"

@@ -1,4 +1,5 @@
-// relaxc: the command-line program (check, print and opt on text modules).
+// relaxc: the command-line program (check, print, opt and codegen on text modules; build,
+// run and inspect of executables in tools/vm_commands.cc).
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -22,17 +23,11 @@
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/pass_registry.h"
-#include "runtime/vulkan/vulkan_device.h"
+#include "tools/cli.h"
+#include "tools/vm_commands.h"
 
-namespace relaxc {
+namespace relaxc::tools {
 namespace {
-
-// Exit statuses, documented in the program's help.
-constexpr int kExitSuccess = 0;
-constexpr int kExitInputError = 1;  // the module has errors, or a file cannot be read
-constexpr int kExitUsage = 2;       // the command line is wrong
-
-constexpr std::string_view kStdinName = "<stdin>";
 
 constexpr const char* kProgramHelp =
     R"(relaxc: a compiler for Relax / TensorIR modules written in TVMScript.
@@ -45,11 +40,16 @@ Commands:
   print   print FILE's normalized module, every binding with its StructInfo
   opt     run passes on FILE and print the result
   codegen compile FILE's TensorIR functions to GPU kernels (SPIR-V or PTX)
+  build   compile FILE to an executable (.rxe) for one or more targets
+  run     run a function of an executable (or of FILE, built for the device) on
+          .npy inputs
+  inspect print an executable as text: functions, instructions, constants, kernels
 
 FILE is a text module (.py or .relax, see docs/text_format.md); '-' reads standard input.
 
 Exit status: 0 on success, 1 if the module has errors or a file cannot be read,
-2 on a usage error (unknown command or option, missing FILE).
+2 on a usage error (unknown command or option, missing FILE). 'relaxc run' also exits
+1 when running fails (a wrong input, a run-time check, a device error).
 )";
 
 constexpr const char* kCheckHelp =
@@ -115,25 +115,15 @@ Options:
   -h, --help        print this help
 )";
 
-// A mistake on the command line: reported with a pointer to the help, exit status 2.
-struct UsageError {
-  std::string message;
-};
-
-struct CommandLine {
-  std::string input;                  // a path, or "-" for standard input
-  std::optional<std::string> output;  // -o
-  std::vector<std::string> passes;    // --passes (opt only)
-  std::optional<std::string> target;  // --target (codegen only)
-  std::optional<std::string> emit;    // --emit (codegen only)
-  bool help = false;
-};
-
 struct CommandSpec {
   std::string_view name;
   bool takes_output = false;
   bool takes_passes = false;
-  bool takes_target = false;
+  bool takes_target = false;      // --target, required
+  bool repeats_target = false;    // several --target (build)
+  bool takes_emit = false;        // --emit (codegen)
+  bool takes_pipeline_options = false;  // --print-after-each, --time-passes (build)
+  bool takes_run_options = false;       // --function, --input, --output-dir, --device (run)
 };
 
 std::string known_pass_names() {
@@ -179,6 +169,7 @@ std::vector<std::string> parse_pass_list(std::string_view list) {
 
 CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::string>& args) {
   CommandLine cl;
+  cl.command = std::string(spec.name);
   std::vector<std::string> positional;
   bool options_ended = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -200,11 +191,28 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
       cl.passes = parse_pass_list(std::string_view(arg).substr(std::strlen("--passes=")));
     } else if (spec.takes_passes && arg == "--passes") {
       cl.passes = parse_pass_list(next_value(arg));
-    } else if (spec.takes_target && arg.starts_with("--target=")) {
-      cl.target = arg.substr(std::strlen("--target="));
-    } else if (spec.takes_target && arg == "--target") {
-      cl.target = next_value(arg);
-    } else if (spec.takes_target && arg.starts_with("--emit=")) {
+    } else if (spec.takes_target && (arg == "--target" || arg.starts_with("--target="))) {
+      std::string target =
+          arg == "--target" ? next_value(arg) : arg.substr(std::strlen("--target="));
+      if (!cl.targets.empty() && !spec.repeats_target) {
+        throw UsageError{"--target given twice ('" + cl.targets[0] + "' and '" + target + "')"};
+      }
+      cl.targets.push_back(std::move(target));
+    } else if (spec.takes_pipeline_options && arg == "--print-after-each") {
+      cl.print_after_each = true;
+    } else if (spec.takes_pipeline_options && arg == "--time-passes") {
+      cl.time_passes = true;
+    } else if (spec.takes_run_options && (arg == "--function" || arg.starts_with("--function="))) {
+      cl.function = arg == "--function" ? next_value(arg) : arg.substr(std::strlen("--function="));
+    } else if (spec.takes_run_options && (arg == "--input" || arg.starts_with("--input="))) {
+      cl.inputs.push_back(arg == "--input" ? next_value(arg) : arg.substr(std::strlen("--input=")));
+    } else if (spec.takes_run_options &&
+               (arg == "--output-dir" || arg.starts_with("--output-dir="))) {
+      cl.output_dir =
+          arg == "--output-dir" ? next_value(arg) : arg.substr(std::strlen("--output-dir="));
+    } else if (spec.takes_run_options && (arg == "--device" || arg.starts_with("--device="))) {
+      cl.device = arg == "--device" ? next_value(arg) : arg.substr(std::strlen("--device="));
+    } else if (spec.takes_emit && arg.starts_with("--emit=")) {
       cl.emit = arg.substr(std::strlen("--emit="));
       if (*cl.emit != "asm" && *cl.emit != "binary") {
         throw UsageError{"--emit expects 'asm' or 'binary', got '" + *cl.emit + "'"};
@@ -214,7 +222,9 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
     }
   }
   if (cl.help) return cl;
-  if (spec.takes_target && !cl.target) throw UsageError{"missing --target (e.g. --target vulkan)"};
+  if (spec.takes_target && cl.targets.empty()) {
+    throw UsageError{"missing --target (e.g. --target vulkan)"};
+  }
   if (cl.emit == "binary" && !cl.output) throw UsageError{"--emit=binary needs -o OUTPUT"};
   if (positional.empty()) throw UsageError{"missing FILE (use '-' for standard input)"};
   if (positional.size() > 1) {
@@ -222,34 +232,6 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
   }
   cl.input = positional[0];
   return cl;
-}
-
-// An input or output file that cannot be used: exit status 1, with the system's reason.
-struct FileError {
-  std::string message;
-};
-
-struct Source {
-  std::string name;  // for diagnostics: the path as given, or <stdin>
-  std::string text;
-};
-
-Source read_source(const std::string& input) {
-  if (input == "-") {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    if (std::cin.bad()) throw FileError{"cannot read standard input"};
-    return {std::string(kStdinName), std::move(text)};
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(input, ec)) {
-    throw FileError{"cannot read '" + input + "': it is a directory"};
-  }
-  std::ifstream file(input, std::ios::binary);
-  if (!file) throw FileError{"cannot read '" + input + "': " + std::strerror(errno)};
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw FileError{"cannot read '" + input + "': " + std::strerror(errno)};
-  return {input, text.str()};
 }
 
 void write_output(const CommandLine& cl, const std::string& text) {
@@ -299,28 +281,6 @@ int run_opt(const CommandLine& cl) {
   return kExitSuccess;
 }
 
-// "vulkan" without a profile means the device present: its limits are read from it.
-Target resolve_target(const std::string& text) {
-  Target target = parse_target(text);
-  if (target.kind != TargetKind::Vulkan || text.find("-profile=") != std::string::npos) {
-    return target;
-  }
-  try {
-    std::unique_ptr<runtime::VulkanDevice> device = runtime::open_vulkan_device();
-    Target from_device = codegen::target_from_device(device->limits(), TargetKind::Vulkan);
-    if (text.find("-version=") != std::string::npos) {
-      from_device.vulkan_version = std::min(from_device.vulkan_version, target.vulkan_version);
-    } else {
-      from_device.vulkan_version = 11;
-    }
-    return from_device;
-  } catch (const runtime::RuntimeError& e) {
-    std::cerr << "relaxc codegen: warning: no Vulkan device to read limits from (" << e.what()
-              << "); using the desktop profile\n";
-    return target;
-  }
-}
-
 void write_kernel(const std::string& path, const runtime::KernelBinary& kernel) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) throw FileError{"cannot write '" + path + "': " + std::strerror(errno)};
@@ -341,7 +301,7 @@ std::string kernel_text(const runtime::KernelBinary& kernel) {
 }
 
 int run_codegen(const CommandLine& cl) {
-  Target target = resolve_target(*cl.target);
+  Target target = resolve_target(cl.targets[0], cl.command);
   IRModule module = parse_and_normalize(cl);
   auto compiled = codegen::compile_module(module, target);
   std::vector<const runtime::KernelBinary*> kernels;
@@ -383,10 +343,19 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
-      {{"check", false, false}, run_check, [] { return std::string(kCheckHelp); }},
-      {{"print", true, false}, run_print, [] { return std::string(kPrintHelp); }},
-      {{"opt", true, true}, run_opt, opt_help},
-      {{"codegen", true, false, true}, run_codegen, [] { return std::string(kCodegenHelp); }},
+      {{.name = "check"}, run_check, [] { return std::string(kCheckHelp); }},
+      {{.name = "print", .takes_output = true}, run_print, [] { return std::string(kPrintHelp); }},
+      {{.name = "opt", .takes_output = true, .takes_passes = true}, run_opt, opt_help},
+      {{.name = "codegen", .takes_output = true, .takes_target = true, .takes_emit = true},
+       run_codegen, [] { return std::string(kCodegenHelp); }},
+      {{.name = "build",
+        .takes_output = true,
+        .takes_target = true,
+        .repeats_target = true,
+        .takes_pipeline_options = true},
+       run_build, build_help},
+      {{.name = "run", .takes_run_options = true}, run_run, run_help},
+      {{.name = "inspect", .takes_output = true}, run_inspect, inspect_help},
   };
   return list;
 }
@@ -419,6 +388,11 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
     return kExitInputError;
   } catch (const FileError& e) {
     std::cerr << "relaxc " << name << ": error: " << e.message << "\n";
+    return kExitInputError;
+  } catch (const runtime::RuntimeError& e) {
+    // The runtime's failures: an executable or .npy file that is bad, a device missing,
+    // a run-time check of the VM.
+    std::cerr << "relaxc " << name << ": error: " << e.what() << "\n";
     return kExitInputError;
   }
 }
@@ -456,16 +430,16 @@ int relaxc_main(const std::vector<std::string>& args) {
 }
 
 }  // namespace
-}  // namespace relaxc
+}  // namespace relaxc::tools
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    return relaxc::relaxc_main(args);
+    return relaxc::tools::relaxc_main(args);
   } catch (const std::exception& e) {
     // Not a user error (those are reported by each command): most likely out of memory.
     std::cerr << "relaxc: error: " << e.what() << "\n";
-    return relaxc::kExitInputError;
+    return relaxc::tools::kExitInputError;
   }
 }

@@ -453,7 +453,12 @@ struct BlockBuilder::Impl {
     if (it != declared.end()) return it->second;
     if (!module.defined()) return {};
     Function f = module->relax_function(name);
-    if (!f.defined()) return {};
+    if (!f.defined()) {
+      // A PrimFunc called directly (a destination-passing call after call-tir-rewrite)
+      // writes into its arguments: an opaque impure function whose result is nothing.
+      if (module->prim_func(name).defined()) return opaque_func_sinfo(object_sinfo());
+      return {};
+    }
     if (f->struct_info.is<FuncStructInfoNode>()) return f->struct_info;
     std::vector<StructInfo> params;
     for (const Var& p : f->params) params.push_back(p->struct_info);
@@ -473,10 +478,6 @@ struct BlockBuilder::Impl {
     if (const auto* gv = callee.as<GlobalVarNode>()) {
       callee_sinfo = global_struct_info(gv->name);
       if (!callee_sinfo.defined()) {
-        if (module.defined() && module->prim_func(gv->name).defined()) {
-          user_error(span) << "'" << gv->name
-                           << "' is a TensorIR function: call it through R.call_tir";
-        }
         user_error(span) << "call of unknown function '" << gv->name << "'";
       }
     }

@@ -529,6 +529,11 @@ void RelaxChecker::check_call_effects(const CallNode* call, Span span) {
   if (in_dataflow_) {
     error(span, "[rule 7] the call of the impure " + callee_name(op) + " in " + site_ +
                     " is inside a dataflow block; dataflow blocks are free of side effects");
+  } else if (context.is_pure && !context.force_pure && op.is<GlobalVarNode>() &&
+             facts_->module->prim_func(op.as<GlobalVarNode>()->name).defined()) {
+    error(span, "[rule 7] " + context.name + " is pure, but " + site_ +
+                    " calls the TensorIR function '" + op.as<GlobalVarNode>()->name +
+                    "' directly, which writes into its arguments; use R.call_tir");
   } else if (context.is_pure && !context.force_pure) {
     error(span, "[rule 7] " + context.name + " is pure, but " + site_ + " calls the impure " +
                     callee_name(op) +

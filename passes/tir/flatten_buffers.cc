@@ -15,17 +15,38 @@
 namespace relaxc::tir {
 namespace {
 
+// Shapes, strides and indices may mix int32 and int64 (T.grid(n, 4) with an int64 n):
+// the flat arithmetic is done in the widest of them.
+DataType index_type(const BufferNode& buf, const std::vector<PrimExpr>& indices) {
+  DataType t = DataType::Int(32);
+  auto widen_to = [&](const PrimExpr& e) {
+    if (e.defined() && e->dtype.bits() > t.bits()) t = e->dtype;
+  };
+  for (const PrimExpr& e : buf.shape) widen_to(e);
+  for (const PrimExpr& e : buf.strides) widen_to(e);
+  widen_to(buf.elem_offset);
+  for (const PrimExpr& e : indices) widen_to(e);
+  return t;
+}
+
+PrimExpr as_type(const PrimExpr& e, DataType t) {
+  if (e->dtype == t) return e;
+  if (const auto* imm = e.as<IntImmNode>()) return int_imm(t, imm->value);
+  return cast(t, e);
+}
+
 PrimExpr flat_size(const BufferNode& buf) {
   if (buf.shape.empty()) return int_imm(DataType::Int(64), 1);
+  DataType t = index_type(buf, {});
   if (buf.strides.empty()) {
-    PrimExpr size = buf.shape[0];
-    for (size_t d = 1; d < buf.shape.size(); ++d) size = mul(size, buf.shape[d]);
+    PrimExpr size = as_type(buf.shape[0], t);
+    for (size_t d = 1; d < buf.shape.size(); ++d) size = mul(size, as_type(buf.shape[d], t));
     return arith::simplify(size);
   }
   // The last element's offset plus one.
-  PrimExpr size = int_imm(buf.shape[0]->dtype, 1);
+  PrimExpr size = int_imm(t, 1);
   for (size_t d = 0; d < buf.shape.size() && d < buf.strides.size(); ++d) {
-    size = add(size, mul(sub(buf.shape[d], int_imm(buf.shape[d]->dtype, 1)), buf.strides[d]));
+    size = add(size, mul(sub(as_type(buf.shape[d], t), int_imm(t, 1)), as_type(buf.strides[d], t)));
   }
   return arith::simplify(size);
 }
@@ -36,18 +57,21 @@ PrimExpr flat_index(const BufferNode& buf, const std::vector<PrimExpr>& indices,
                      << " dimension(s) but is accessed with " << indices.size() << " index(es)";
   }
   if (indices.empty()) return int_imm(DataType::Int(32), 0);
+  DataType t = index_type(buf, indices);
   PrimExpr index;
   if (buf.strides.empty()) {
-    index = indices[0];
-    for (size_t d = 1; d < indices.size(); ++d) index = add(mul(index, buf.shape[d]), indices[d]);
+    index = as_type(indices[0], t);
+    for (size_t d = 1; d < indices.size(); ++d) {
+      index = add(mul(index, as_type(buf.shape[d], t)), as_type(indices[d], t));
+    }
   } else {
     for (size_t d = 0; d < indices.size() && d < buf.strides.size(); ++d) {
-      PrimExpr term = mul(indices[d], buf.strides[d]);
+      PrimExpr term = mul(as_type(indices[d], t), as_type(buf.strides[d], t));
       index = index.defined() ? add(index, term) : term;
     }
   }
   if (buf.elem_offset.defined() && !is_const_int(buf.elem_offset, 0)) {
-    index = add(index, buf.elem_offset);
+    index = add(index, as_type(buf.elem_offset, t));
   }
   return index;
 }

@@ -155,6 +155,7 @@ class CudaDeviceImpl final : public CudaDevice {
   }
 
   const DeviceLimits& limits() const override { return limits_; }
+  KernelFormat kernel_format() const override { return KernelFormat::Ptx; }
 
   DeviceBuffer allocate(size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);

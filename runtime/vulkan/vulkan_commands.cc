@@ -104,10 +104,18 @@ void CommandQueue::order_access(VkPipelineStageFlags stage, std::span<const VkBu
     hazard = hazard || pending_.written.count(buffer) != 0 || pending_.read.count(buffer) != 0;
   }
   if (hazard) {
+    // The barrier orders everything pending before every later command of either stage:
+    // the tracker forgets what it ordered, so a write made visible to the compute stage
+    // only would go unordered for a later copy (and the other way round).
+    constexpr VkPipelineStageFlags kAllStages =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     barrier.srcAccessMask = pending_.writes;
-    barrier.dstAccessMask = read_access(stage) | write_access(stage);
-    context_->fn().vkCmdPipelineBarrier(recording().commands, pending_.stages, stage, 0, 1,
+    barrier.dstAccessMask =
+        read_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) |
+        write_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) |
+        read_access(VK_PIPELINE_STAGE_TRANSFER_BIT) | write_access(VK_PIPELINE_STAGE_TRANSFER_BIT);
+    context_->fn().vkCmdPipelineBarrier(recording().commands, pending_.stages, kAllStages, 0, 1,
                                         &barrier, 0, nullptr, 0, nullptr);
     pending_ = PendingAccesses{};
   }

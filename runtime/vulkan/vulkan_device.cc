@@ -33,6 +33,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
   }
 
   const DeviceLimits& limits() const override { return context_->physical().limits; }
+  KernelFormat kernel_format() const override { return KernelFormat::SpirV; }
 
   std::vector<std::string> validation_messages() const override {
     return context_->instance().validation_messages();

@@ -390,8 +390,9 @@ TEST_F(NormalizerTest, GlobalCallsDeriveTheirResult) {
             }),
             "f: argument 0 does not fit its parameter: expected R.Tensor((n, 4), "
             "dtype=\"float32\"), got R.Tensor((3, 5), dtype=\"float32\")");
-  EXPECT_EQ(error_of([&] { caller.call(prim_gv, {y}); }),
-            "'kernel' is a TensorIR function: call it through R.call_tir");
+  // A direct call of a PrimFunc (destination passing) is opaque and impure: R.Object.
+  Expr kernel_call = caller.call(prim_gv, {y});
+  EXPECT_TRUE(kernel_call->struct_info.is<ObjectStructInfoNode>());
   EXPECT_EQ(error_of([&] { caller.call(make_global_var("g"), {y}); }),
             "call of unknown function 'g'");
 
@@ -403,6 +404,8 @@ TEST_F(NormalizerTest, GlobalCallsDeriveTheirResult) {
   caller.begin_block(true);
   EXPECT_EQ(error_of([&] { caller.emit(caller.call(impure_gv, {y}), "z"); }),
             "impure is impure and cannot be called inside a dataflow block");
+  EXPECT_EQ(error_of([&] { caller.emit(caller.call(prim_gv, {y}), "k"); }),
+            "kernel is impure and cannot be called inside a dataflow block");
   EXPECT_TRUE(has_shape(caller.emit(caller.call(f_gv, {y}), "w")->struct_info, {m * 4}));
   caller.end_block();
 

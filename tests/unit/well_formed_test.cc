@@ -537,9 +537,9 @@ TEST(WellFormed, Rule7ImpureCallsAllowedOutsideDataflowInImpureOrForcePureFuncti
             (Messages{"[rule 7] function 'f' is pure, but the binding of 'out' calls the impure "
                       "operator R.test.wf.impure; declare the function impure (pure=False) or set "
                       "relax.force_pure",
-                      "[rule 7] function 'f' is pure, but the binding of 'prim' calls the impure "
-                      "function 'kernel'; declare the function impure (pure=False) or set "
-                      "relax.force_pure"}));
+                      "[rule 7] function 'f' is pure, but the binding of 'prim' calls the "
+                      "TensorIR function 'kernel' directly, which writes into its arguments; "
+                      "use R.call_tir"}));
 }
 
 // ---------------------------------------------------------------- Rules 9 and 11

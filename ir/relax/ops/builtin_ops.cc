@@ -9,6 +9,7 @@ void register_builtin_ops() {
   register_call_ops();
   register_elementwise_ops();
   register_tensor_ops();
+  register_memory_ops();
 }
 
 }  // namespace relaxc::relax

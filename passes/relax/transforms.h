@@ -1,0 +1,48 @@
+// The Relax passes of the minimum build (relax_rfc.md 4.3), in the order the VM
+// pipeline (passes/pipeline.h) runs them. Each lives in its own file, which opens with
+// a note on its algorithm; each is registered in passes/pass_registry.cc.
+#pragma once
+#include "ir/module.h"
+
+namespace relaxc::relax {
+
+// "lambda-lift": every local function becomes a private module function. One that
+// captures variables takes them as its leading parameters and its binding becomes
+// R.make_closure(cls.f, (captures...)); calls of a closure value become
+// R.invoke_closure / R.invoke_pure_closure. A local function that captures nothing is
+// replaced by its GlobalVar (its calls become direct calls).
+IRModule lambda_lift(const IRModule& module);
+
+// "to-non-dataflow": dataflow blocks become ordinary binding blocks and their
+// DataflowVars ordinary Vars.
+IRModule to_non_dataflow(const IRModule& module);
+
+// "remove-purity-checking": pure functions get the attribute relax.force_pure (so that
+// the explicit allocations and destination-passing calls of later passes are allowed
+// in them); R.call_pure_packed becomes R.call_packed and R.invoke_pure_closure
+// R.invoke_closure.
+IRModule remove_purity_checking(const IRModule& module);
+
+// "call-tir-rewrite": every R.call_tir and R.call_dps_packed becomes the explicit
+// allocation of each output (R.memory.alloc_storage of its bytes, then
+// R.memory.alloc_tensor in it) and a destination-passing call: a direct call of the
+// PrimFunc (inputs, outputs, then the tir_vars shape) or R.call_packed of the extern
+// function (inputs, then outputs). A tuple output becomes a tuple of the outputs.
+IRModule call_tir_rewrite(const IRModule& module);
+
+// "vm-builtin-lower": the operators the VM runs as builtins become R.call_packed of
+// "vm.builtin.*" (memory allocation, reshape and flatten as views, shape_of,
+// null_value, print, closures). An operator that computes (R.add, R.nn.relu, ...) is a
+// UserError at its binding: it must be lowered to R.call_tir first.
+IRModule vm_builtin_lower(const IRModule& module);
+
+// "vm-shape-lower": symbolic shape variables move to a shape heap (a host int64 tensor
+// per function call): parameters, match_cast and the return value are checked at run
+// time (vm.builtin.check_*_info, vm.builtin.match_shape) and their dims stored or
+// compared; shapes and PrimValues that use shape variables are built from the heap
+// (vm.builtin.make_shape, vm.builtin.make_prim_value); arithmetic on shape variables
+// is computed by a host PrimFunc (attribute tir.is_host_func) that the function calls.
+// MatchCast bindings become plain bindings after their checks.
+IRModule vm_shape_lower(const IRModule& module);
+
+}  // namespace relaxc::relax

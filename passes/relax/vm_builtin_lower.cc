@@ -1,0 +1,137 @@
+// vm-builtin-lower: the operators the VM runs as builtins become packed calls.
+//
+// Algorithm: an ExprMutator rewrites each operator call, after its arguments, into
+// R.call_packed("vm.builtin.<name>", args..., sinfo_args=[the call's StructInfo]) by
+// the table of vm_contract.md: memory allocation, reshape (a view), flatten (a reshape
+// to the product of the dims when they are known), shape_of, null_value, print (its
+// format first), and closures (R.make_closure and R.invoke_closure with the tuple of
+// arguments spread). R.call_pure_packed becomes R.call_packed; R.call_packed and the
+// kills (which vm_codegen turns into register clears) stay. Any other operator
+// computes on tensors and has no VM builtin: a UserError at its binding.
+#include <string>
+#include <vector>
+
+#include "ir/relax/expr_mutator.h"
+#include "ir/relax/ops/op_common.h"
+#include "passes/relax/transforms.h"
+
+namespace relaxc::relax {
+
+namespace {
+
+class VmBuiltinLowerer : public ExprMutator {
+ public:
+  using ExprMutator::ExprMutator;
+
+ private:
+  void visit_var_binding(const VarBindingNode* binding, const Binding& self) override {
+    binding_ = binding;
+    ExprMutator::visit_var_binding(binding, self);
+  }
+
+  void visit_match_cast(const MatchCastNode* binding, const Binding& self) override {
+    binding_ = binding;
+    ExprMutator::visit_match_cast(binding, self);
+  }
+
+  Expr visit_node(const CallNode* node) override {
+    Expr rebuilt = ExprMutator::visit_node(node);
+    const auto* call = rebuilt.as<CallNode>();
+    const auto* op = call->op.as<OpNode>();
+    if (op == nullptr) return rebuilt;
+    const std::string& name = op->name;
+    const std::vector<Expr>& args = call->args;
+    const StructInfo& sinfo = call->struct_info;
+    if (name == "relax.call_packed" || name == "relax.memory.kill_storage" ||
+        name == "relax.memory.kill_tensor") {
+      return rebuilt;
+    }
+    if (name == "relax.call_pure_packed") {
+      return builder_.call_op("relax.call_packed", args, call->sinfo_args, call->attrs, call->span);
+    }
+    if (name == "relax.memory.alloc_storage") {
+      return builtin("vm.builtin.alloc_storage", args, object_sinfo(), call->span);
+    }
+    if (name == "relax.memory.alloc_tensor") {
+      return builtin("vm.builtin.alloc_tensor", args, sinfo, call->span);
+    }
+    if (name == "relax.reshape") return builtin("vm.builtin.reshape", args, sinfo, call->span);
+    if (name == "relax.flatten") return flatten(call);
+    if (name == "relax.shape_of") return builtin("vm.builtin.shape_of", args, sinfo, call->span);
+    if (name == "relax.null_value") {
+      return builtin("vm.builtin.null_value", {}, object_sinfo(), call->span);
+    }
+    if (name == "relax.print") {
+      const AttrValue* format = call->attrs.find("format");
+      std::vector<Expr> values = {
+          make_string_imm(format != nullptr ? format->s : std::string(), call->span)};
+      values.insert(values.end(), args.begin(), args.end());
+      return builtin("vm.builtin.print", std::move(values), {}, call->span);
+    }
+    if (name == "relax.make_closure" || name == "relax.invoke_closure" ||
+        name == "relax.invoke_pure_closure") {
+      std::vector<Expr> spread = {args[0]};
+      for (Expr& field : tuple_fields(args[1], call->span)) spread.push_back(std::move(field));
+      bool make = name == "relax.make_closure";
+      return builtin(make ? "vm.builtin.make_closure" : "vm.builtin.invoke_closure",
+                     std::move(spread), sinfo, call->span);
+    }
+    std::string where = binding_ != nullptr ? " (binding '" + binding_->var->name + "')" : "";
+    Span span = binding_ != nullptr && binding_->span.defined() ? binding_->span : call->span;
+    if (name == "relax.call_tir" || name == "relax.call_dps_packed") {
+      user_error(span) << op_display_name(call) << where
+                       << ": run call-tir-rewrite before vm-builtin-lower";
+    }
+    user_error(span) << op_display_name(call) << where
+                     << ": no VM lowering for this operator; write it as R.call_tir of a "
+                        "TensorIR function";
+  }
+
+  // R.flatten of a tensor whose dims are known is a reshape to their product.
+  Expr flatten(const CallNode* call) {
+    const auto* x = call->args[0]->struct_info.as<TensorStructInfoNode>();
+    const std::vector<PrimExpr>* dims = x != nullptr ? known_dims(*x) : nullptr;
+    if (dims == nullptr) {
+      return builtin("vm.builtin.flatten", call->args, call->struct_info, call->span);
+    }
+    Expr shape = make_shape_expr({dims_product(*dims, builder_.analyzer())}, call->span);
+    return builtin("vm.builtin.reshape", {call->args[0], shape}, call->struct_info, call->span);
+  }
+
+  // R.call_packed(`name`, args..., sinfo_args=[sinfo]) (no sinfo_args if sinfo is null).
+  Expr builtin(const std::string& name, std::vector<Expr> args, const StructInfo& sinfo,
+               Span span) {
+    args.insert(args.begin(), make_extern_func(name, {}, span));
+    std::vector<StructInfo> sinfo_args;
+    if (sinfo.defined()) sinfo_args.push_back(sinfo);
+    return builder_.call_op("relax.call_packed", std::move(args), std::move(sinfo_args), {}, span);
+  }
+
+  // The fields of a tuple argument: its elements if it is a Tuple, else items of it.
+  std::vector<Expr> tuple_fields(const Expr& tuple, Span span) {
+    if (const auto* node = tuple.as<TupleNode>()) return node->fields;
+    std::vector<Expr> fields;
+    size_t n = tuple->struct_info.as<TupleStructInfoNode>()->fields.size();
+    for (size_t i = 0; i < n; ++i) {
+      fields.push_back(
+          builder_.emit(builder_.tuple_get_item(tuple, static_cast<int>(i), span), "lv"));
+    }
+    return fields;
+  }
+
+  const BindingNode* binding_ = nullptr;
+};
+
+}  // namespace
+
+IRModule vm_builtin_lower(const IRModule& module) {
+  VmBuiltinLowerer lowerer(module);
+  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
+  for (const auto& [gv, func] : module->functions) {
+    Function f = func.cast<FunctionNode>();
+    functions.emplace_back(gv, f.defined() ? Ref<Object>(lowerer.visit_expr(f)) : func);
+  }
+  return make_module(std::move(functions), module->attrs, module->span);
+}
+
+}  // namespace relaxc::relax

@@ -1,0 +1,202 @@
+// The executable: what `relaxc build` writes and the VM runs. One versioned file holds
+// the functions' bytecode, the constants, the host shape functions, and for each back
+// end the kernels with their launch information.
+//
+// Bytecode is a register machine with four opcodes (Call, Ret, Goto, If). Everything
+// else (allocation, shape checks, tuples, kernel launches, packed functions) is a
+// function in the table `functions` that Call invokes. A bytecode function's
+// parameters arrive in registers 0 .. n-1.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/device.h"
+#include "runtime/dtype.h"
+#include "runtime/vm/int_program.h"
+
+namespace relaxc::runtime::vm {
+
+// "RLXCVM" then two format bytes, then a little-endian uint32 version.
+inline constexpr std::array<uint8_t, 8> kExecutableMagic = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1};
+inline constexpr uint32_t kExecutableVersion = 1;
+
+using RegIndex = int64_t;
+// Call's destination when its result is dropped.
+inline constexpr RegIndex kVoidRegister = -1;
+// The most registers a bytecode function and int64 slots a kernel function may ask for
+// (checked at load, so that a hostile file cannot make the VM allocate without bound).
+inline constexpr int64_t kMaxRegisters = int64_t{1} << 20;
+inline constexpr int32_t kMaxKernelSlots = 1 << 16;
+
+// An argument of Call.
+struct Arg {
+  enum class Kind : uint8_t {
+    Register,   // the value in register `value`
+    Immediate,  // the int64 `value` itself
+    Constant,   // constants[value]
+    Function,   // a reference to functions[value] (a closure without captures)
+  };
+  Kind kind = Kind::Register;
+  int64_t value = 0;
+  bool operator==(const Arg&) const = default;
+};
+
+enum class Opcode : uint8_t { Call = 1, Ret = 2, Goto = 3, If = 4 };
+
+struct Instruction {
+  Opcode opcode = Opcode::Ret;
+  // Call: dst = functions[func](args...); dst may be kVoidRegister.
+  RegIndex dst = kVoidRegister;
+  int64_t func = 0;
+  std::vector<Arg> args;
+  // Ret: the register returned. If: the register of the condition (a boolean or
+  // integer PrimValue, or a tensor of one element, read from the device).
+  RegIndex reg = 0;
+  // Goto: pc += offset. If: pc += 1 when the condition is true, pc += offset when false.
+  int64_t offset = 0;
+  bool operator==(const Instruction&) const = default;
+};
+
+enum class FunctionKind : uint8_t {
+  Packed,    // a host function found by name at run time: a builtin or one registered
+  Bytecode,  // a Relax function
+  Kernel,    // a TensorIR function: backends[b].kernel_funcs[index]
+  Host,      // a shape function: host_funcs[index]
+};
+
+struct FunctionEntry {
+  FunctionKind kind = FunctionKind::Packed;
+  std::string name;
+  // Bytecode only.
+  std::vector<std::string> param_names;
+  int64_t num_registers = 0;
+  std::vector<Instruction> code;
+  // Kernel and Host: the index into their table.
+  int64_t index = -1;
+  bool operator==(const FunctionEntry&) const = default;
+};
+
+// A constant: a tensor, a shape, a string, a PrimValue (int or float, with its dtype),
+// or a data type.
+struct Constant {
+  enum class Kind : uint8_t { Tensor, Shape, String, Int, Float, DataType };
+  Kind kind = Kind::Int;
+  DType dtype = DType::Int(64);  // Tensor, Int, Float: the element type; DataType: the value
+  std::vector<int64_t> shape;    // Tensor: its shape; Shape: its dimensions
+  std::vector<uint8_t> bytes;    // Tensor: row-major element bytes
+  std::string str;               // String
+  int64_t int_value = 0;         // Int
+  double float_value = 0.0;      // Float
+  bool operator==(const Constant&) const = default;
+};
+
+// A shape function (vm_shape_lower's host PrimFunc): called with the shape heap (an
+// int64 host tensor), it runs heap[slot] = program(heap) for each store in order.
+struct HostFunc {
+  std::string name;
+  std::vector<std::pair<int64_t, IntProgram>> stores;
+  bool operator==(const HostFunc&) const = default;
+};
+
+// One dimension of a kernel function's buffer parameter. When the call binds it, a
+// dimension that is a plain shape variable seen first here stores the actual extent in
+// slot `defines_slot`; then every dimension is checked: `extent` (evaluated over the
+// slots) must equal the actual extent.
+struct KernelDim {
+  int32_t defines_slot = -1;  // -1: defines nothing
+  IntProgram extent;
+  bool operator==(const KernelDim&) const = default;
+};
+
+struct KernelParam {
+  std::string name;  // the buffer's name, for messages
+  DType dtype;
+  std::vector<KernelDim> shape;
+  bool operator==(const KernelParam&) const = default;
+};
+
+// A global intermediate buffer that the host allocates for the duration of a call.
+struct KernelWorkspace {
+  std::string name;
+  IntProgram bytes;
+  bool operator==(const KernelWorkspace&) const = default;
+};
+
+struct KernelLaunchInfo {
+  int64_t kernel = 0;                // index into Backend::kernels
+  std::vector<int32_t> buffer_args;  // indices into params then workspaces
+  std::vector<IntProgram> scalar_args;
+  std::array<IntProgram, 3> grid;    // blockIdx.x/y/z extents
+  bool operator==(const KernelLaunchInfo&) const = default;
+};
+
+// A TensorIR function compiled for one back end (a tir::LoweredFunc). A call passes
+// the buffer arguments (tensors on the device) in `params` order, then, when
+// `scalar_param_slots` is not empty, one Shape holding the scalar parameters (call_tir's
+// tir_vars), each stored in its slot. Shape variables live in `num_slots` int64 slots.
+struct KernelFunc {
+  std::string name;
+  std::vector<KernelParam> params;
+  std::vector<int32_t> scalar_param_slots;
+  int32_t num_slots = 0;
+  std::vector<KernelWorkspace> workspaces;
+  std::vector<KernelLaunchInfo> launches;  // in the order they run
+  bool operator==(const KernelFunc&) const = default;
+};
+
+// The kernels of one back end. Every backend of an executable has the same kernel
+// functions in the same order (FunctionEntry::index is valid in each); their launch
+// information may differ (schedules follow each target's limits).
+struct Backend {
+  KernelFormat format = KernelFormat::SpirV;
+  std::string target;  // "vulkan -profile=desktop", "cuda -arch=sm_90"
+  std::vector<KernelFunc> kernel_funcs;
+  std::vector<KernelBinary> kernels;
+  bool operator==(const Backend&) const = default;
+};
+
+struct Executable {
+  std::vector<FunctionEntry> functions;
+  std::vector<Constant> constants;
+  std::vector<HostFunc> host_funcs;
+  std::vector<Backend> backends;
+  // The functions a caller may call by name (the module's public Relax functions):
+  // indices into `functions`, each of kind Bytecode.
+  std::vector<int64_t> exports;
+
+  // The index of the exported function `name`, or -1.
+  int64_t find_export(const std::string& name) const;
+  bool operator==(const Executable&) const = default;
+};
+
+// Checks everything an executable refers to: indices of functions, constants,
+// kernels, host functions and registers in range, jump targets inside their function,
+// int programs valid, dtypes known, kernel ABIs consistent (launch arguments against
+// the kernel binary's buffers and scalars), SPIR-V a whole number of words. Throws a
+// RuntimeError naming the function, the instruction and what is wrong. load() runs it.
+void validate_executable(const Executable& exe);
+
+// The file: magic, version, then the sections in the order of Executable's fields;
+// integers little-endian, strings and arrays with a uint64 length.
+std::vector<uint8_t> save_executable(const Executable& exe);
+// Reads what save_executable wrote. Everything read is checked before it is used: a
+// truncated, damaged or hostile file throws a RuntimeError ("executable: truncated at
+// byte 1234 while reading the code of function 'main'", "executable: version 7, this
+// runtime reads version 1"), never crashes, never allocates more than the file's size
+// justifies.
+Executable load_executable(std::span<const uint8_t> bytes);
+
+void save_executable_file(const Executable& exe, const std::string& path);
+Executable load_executable_file(const std::string& path);  // RuntimeError names the path
+
+// The executable as text, for `relaxc inspect`: the exports, each function with its
+// instructions (`%3 = call vm.builtin.alloc_tensor(%2, i0, %1, c4)`), the constants,
+// the host functions (`heap[2] = s0 * s1`), each backend's kernel functions (params,
+// dims, workspaces, launches with grid and scalar expressions) and kernels (entry
+// point, format, block size, shared memory, code size).
+std::string executable_to_text(const Executable& exe);
+
+}  // namespace relaxc::runtime::vm

@@ -1,0 +1,535 @@
+// The executable file: writing and reading it. Layout: the magic, a uint32 version, then
+// one section per field of Executable, each opened by a four-letter tag. Integers are
+// little-endian and fixed-width; strings, byte blobs and arrays carry a uint64 length.
+//
+// The reader trusts nothing: every length is checked against the bytes left before
+// anything is allocated (an array of n elements needs at least n times its smallest
+// encoding), and every error names the byte and what was being read. The result then
+// goes through validate_executable, which checks what the bytes refer to.
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+#include <utility>
+
+#include "runtime/vm/executable.h"
+
+namespace relaxc::runtime::vm {
+namespace {
+
+// Section tags, in file order.
+constexpr std::array<char, 4> kFunctionsTag = {'F', 'U', 'N', 'C'};
+constexpr std::array<char, 4> kConstantsTag = {'C', 'N', 'S', 'T'};
+constexpr std::array<char, 4> kHostFuncsTag = {'H', 'O', 'S', 'T'};
+constexpr std::array<char, 4> kBackendsTag = {'B', 'K', 'N', 'D'};
+constexpr std::array<char, 4> kExportsTag = {'E', 'X', 'P', 'T'};
+
+// The smallest encodings, in bytes, of the elements of each array (what a length is
+// checked against).
+constexpr size_t kIntInstrBytes = 1 + 8;
+constexpr size_t kArgBytes = 1 + 8;
+constexpr size_t kLengthBytes = 8;  // a string, blob or array: its length alone
+constexpr size_t kInstructionBytes = 1 + 8 + 8 + kLengthBytes + 8 + 8;
+constexpr size_t kFunctionBytes = 1 + kLengthBytes + kLengthBytes + 8 + kLengthBytes + 8;
+constexpr size_t kDTypeBytes = 4;
+constexpr size_t kConstantBytes = 1 + kDTypeBytes + 3 * kLengthBytes + 8 + 8;
+constexpr size_t kStoreBytes = 8 + kLengthBytes;
+constexpr size_t kHostFuncBytes = 2 * kLengthBytes;
+constexpr size_t kKernelDimBytes = 4 + kLengthBytes;
+constexpr size_t kKernelParamBytes = kLengthBytes + kDTypeBytes + kLengthBytes;
+constexpr size_t kWorkspaceBytes = 2 * kLengthBytes;
+constexpr size_t kLaunchBytes = 8 + 2 * kLengthBytes + 3 * kLengthBytes;
+constexpr size_t kKernelFuncBytes = kLengthBytes * 5 + 4;
+constexpr size_t kKernelBinaryBytes = kLengthBytes + 1 + kLengthBytes + 12 + 4 + kLengthBytes + 4;
+constexpr size_t kBackendBytes = 1 + 3 * kLengthBytes;
+
+class Writer {
+ public:
+  void u8(uint8_t v) { out_.push_back(v); }
+  void u16(uint16_t v) { fixed(v, 2); }
+  void u32(uint32_t v) { fixed(v, 4); }
+  void i32(int32_t v) { fixed(static_cast<uint32_t>(v), 4); }
+  void u64(uint64_t v) { fixed(v, 8); }
+  void i64(int64_t v) { fixed(static_cast<uint64_t>(v), 8); }
+  void f64(double v) { fixed(std::bit_cast<uint64_t>(v), 8); }
+  void tag(const std::array<char, 4>& t) {
+    for (char c : t) u8(static_cast<uint8_t>(c));
+  }
+  void bytes(std::span<const uint8_t> b) {
+    u64(b.size());
+    out_.insert(out_.end(), b.begin(), b.end());
+  }
+  void str(const std::string& s) {
+    bytes(std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
+  }
+  void dtype(DType t) {
+    u8(static_cast<uint8_t>(t.code));
+    u8(t.bits);
+    u16(t.lanes);
+  }
+  void program(const IntProgram& p) {
+    u64(p.code.size());
+    for (const IntInstr& in : p.code) {
+      u8(static_cast<uint8_t>(in.op));
+      i64(in.operand);
+    }
+  }
+  template <typename T, typename F>
+  void array(const std::vector<T>& items, F&& write_one) {
+    u64(items.size());
+    for (const T& item : items) write_one(item);
+  }
+  std::vector<uint8_t> take() { return std::move(out_); }
+
+ private:
+  void fixed(uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) out_.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  std::vector<uint8_t> out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+
+  // What is being read, for messages; scopes nest and the innermost is reported.
+  class Scope {
+   public:
+    Scope(Reader& r, std::string what) : r_(r) { r_.context_.push_back(std::move(what)); }
+    ~Scope() { r_.context_.pop_back(); }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Reader& r_;
+  };
+
+  size_t pos() const { return pos_; }
+  size_t left() const { return bytes_.size() - pos_; }
+
+  uint8_t u8() { return static_cast<uint8_t>(fixed(1)); }
+  uint16_t u16() { return static_cast<uint16_t>(fixed(2)); }
+  uint32_t u32() { return static_cast<uint32_t>(fixed(4)); }
+  int32_t i32() { return static_cast<int32_t>(static_cast<uint32_t>(fixed(4))); }
+  uint64_t u64() { return fixed(8); }
+  int64_t i64() { return static_cast<int64_t>(fixed(8)); }
+  double f64() { return std::bit_cast<double>(fixed(8)); }
+
+  // An array length: each element takes at least `min_bytes` of what is left.
+  size_t count(size_t min_bytes) {
+    const size_t at = pos_;
+    const uint64_t n = u64();
+    if (n > left() / min_bytes) {
+      truncated(std::to_string(n) + " elements of at least " + std::to_string(min_bytes) +
+                " bytes (length at byte " + std::to_string(at) + ") do not fit in the " +
+                std::to_string(left()) + " bytes left");
+    }
+    return static_cast<size_t>(n);
+  }
+  std::span<const uint8_t> blob() {
+    const size_t n = count(1);
+    std::span<const uint8_t> b = bytes_.subspan(pos_, n);
+    pos_ += n;
+    return b;
+  }
+  std::string str() {
+    std::span<const uint8_t> b = blob();
+    return std::string(b.begin(), b.end());
+  }
+  DType dtype() {
+    DType t;
+    t.code = static_cast<DType::Code>(u8());
+    t.bits = u8();
+    t.lanes = u16();
+    return t;
+  }
+  IntProgram program() {
+    IntProgram p;
+    p.code.resize(count(kIntInstrBytes));
+    for (IntInstr& in : p.code) {
+      in.op = static_cast<IntOp>(u8());
+      in.operand = i64();
+    }
+    return p;
+  }
+  void tag(const std::array<char, 4>& t) {
+    const size_t at = pos_;
+    std::string found;
+    for (size_t i = 0; i < t.size(); ++i) found += static_cast<char>(u8());
+    if (found != std::string(t.begin(), t.end())) {
+      throw RuntimeError("executable: damaged at byte " + std::to_string(at) +
+                         ": expected the section tag '" + std::string(t.begin(), t.end()) +
+                         "' while reading " + context_.back());
+    }
+  }
+  template <typename T, typename F>
+  std::vector<T> array(size_t min_bytes, F&& read_one) {
+    std::vector<T> items(count(min_bytes));
+    for (size_t i = 0; i < items.size(); ++i) items[i] = read_one(i);
+    return items;
+  }
+
+  [[noreturn]] void truncated(const std::string& detail) const {
+    throw RuntimeError("executable: truncated at byte " + std::to_string(bytes_.size()) +
+                       " while reading " + context_.back() + ": " + detail);
+  }
+
+ private:
+  uint64_t fixed(size_t n) {
+    if (left() < n) {
+      truncated(std::to_string(n) + " bytes needed at byte " + std::to_string(pos_) + ", " +
+                std::to_string(left()) + " left");
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i) v |= uint64_t{bytes_[pos_ + i]} << (8 * i);
+    pos_ += n;
+    return v;
+  }
+
+  std::span<const uint8_t> bytes_;
+  size_t pos_ = 0;
+  std::vector<std::string> context_ = {"the header"};
+};
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// --- Functions ---
+
+void write_instruction(Writer& w, const Instruction& in) {
+  w.u8(static_cast<uint8_t>(in.opcode));
+  w.i64(in.dst);
+  w.i64(in.func);
+  w.array(in.args, [&](const Arg& a) {
+    w.u8(static_cast<uint8_t>(a.kind));
+    w.i64(a.value);
+  });
+  w.i64(in.reg);
+  w.i64(in.offset);
+}
+
+Instruction read_instruction(Reader& r) {
+  Instruction in;
+  in.opcode = static_cast<Opcode>(r.u8());
+  in.dst = r.i64();
+  in.func = r.i64();
+  in.args = r.array<Arg>(kArgBytes, [&](size_t) {
+    Arg a;
+    a.kind = static_cast<Arg::Kind>(r.u8());
+    a.value = r.i64();
+    return a;
+  });
+  in.reg = r.i64();
+  in.offset = r.i64();
+  return in;
+}
+
+void write_function(Writer& w, const FunctionEntry& f) {
+  w.u8(static_cast<uint8_t>(f.kind));
+  w.str(f.name);
+  w.array(f.param_names, [&](const std::string& s) { w.str(s); });
+  w.i64(f.num_registers);
+  w.array(f.code, [&](const Instruction& in) { write_instruction(w, in); });
+  w.i64(f.index);
+}
+
+FunctionEntry read_function(Reader& r, size_t i) {
+  FunctionEntry f;
+  Reader::Scope scope(r, "function " + std::to_string(i));
+  f.kind = static_cast<FunctionKind>(r.u8());
+  {
+    Reader::Scope s(r, "the name of function " + std::to_string(i));
+    f.name = r.str();
+  }
+  const std::string name = "function " + quoted(f.name);
+  {
+    Reader::Scope s(r, "the parameter names of " + name);
+    f.param_names = r.array<std::string>(kLengthBytes, [&](size_t) { return r.str(); });
+  }
+  f.num_registers = r.i64();
+  {
+    Reader::Scope s(r, "the code of " + name);
+    f.code = r.array<Instruction>(kInstructionBytes, [&](size_t pc) {
+      Reader::Scope s(r, "instruction " + std::to_string(pc) + " of " + name);
+      return read_instruction(r);
+    });
+  }
+  f.index = r.i64();
+  return f;
+}
+
+// --- Constants and host functions ---
+
+void write_constant(Writer& w, const Constant& c) {
+  w.u8(static_cast<uint8_t>(c.kind));
+  w.dtype(c.dtype);
+  w.array(c.shape, [&](int64_t d) { w.i64(d); });
+  w.bytes(c.bytes);
+  w.str(c.str);
+  w.i64(c.int_value);
+  w.f64(c.float_value);
+}
+
+Constant read_constant(Reader& r, size_t i) {
+  Reader::Scope scope(r, "constant " + std::to_string(i));
+  Constant c;
+  c.kind = static_cast<Constant::Kind>(r.u8());
+  c.dtype = r.dtype();
+  c.shape = r.array<int64_t>(8, [&](size_t) { return r.i64(); });
+  std::span<const uint8_t> data = r.blob();
+  c.bytes.assign(data.begin(), data.end());
+  c.str = r.str();
+  c.int_value = r.i64();
+  c.float_value = r.f64();
+  return c;
+}
+
+void write_host_func(Writer& w, const HostFunc& h) {
+  w.str(h.name);
+  w.array(h.stores, [&](const std::pair<int64_t, IntProgram>& s) {
+    w.i64(s.first);
+    w.program(s.second);
+  });
+}
+
+HostFunc read_host_func(Reader& r, size_t i) {
+  HostFunc h;
+  {
+    Reader::Scope s(r, "the name of host function " + std::to_string(i));
+    h.name = r.str();
+  }
+  Reader::Scope s(r, "the stores of host function " + quoted(h.name));
+  h.stores = r.array<std::pair<int64_t, IntProgram>>(kStoreBytes, [&](size_t) {
+    int64_t slot = r.i64();
+    return std::pair(slot, r.program());
+  });
+  return h;
+}
+
+// --- Back ends ---
+
+void write_kernel_func(Writer& w, const KernelFunc& k) {
+  w.str(k.name);
+  w.array(k.params, [&](const KernelParam& p) {
+    w.str(p.name);
+    w.dtype(p.dtype);
+    w.array(p.shape, [&](const KernelDim& d) {
+      w.i32(d.defines_slot);
+      w.program(d.extent);
+    });
+  });
+  w.array(k.scalar_param_slots, [&](int32_t s) { w.i32(s); });
+  w.i32(k.num_slots);
+  w.array(k.workspaces, [&](const KernelWorkspace& ws) {
+    w.str(ws.name);
+    w.program(ws.bytes);
+  });
+  w.array(k.launches, [&](const KernelLaunchInfo& l) {
+    w.i64(l.kernel);
+    w.array(l.buffer_args, [&](int32_t b) { w.i32(b); });
+    w.array(l.scalar_args, [&](const IntProgram& p) { w.program(p); });
+    for (const IntProgram& g : l.grid) w.program(g);
+  });
+}
+
+KernelFunc read_kernel_func(Reader& r, size_t i) {
+  KernelFunc k;
+  {
+    Reader::Scope s(r, "the name of kernel function " + std::to_string(i));
+    k.name = r.str();
+  }
+  Reader::Scope s(r, "kernel function " + quoted(k.name));
+  k.params = r.array<KernelParam>(kKernelParamBytes, [&](size_t) {
+    KernelParam p;
+    p.name = r.str();
+    p.dtype = r.dtype();
+    p.shape = r.array<KernelDim>(kKernelDimBytes, [&](size_t) {
+      KernelDim d;
+      d.defines_slot = r.i32();
+      d.extent = r.program();
+      return d;
+    });
+    return p;
+  });
+  k.scalar_param_slots = r.array<int32_t>(4, [&](size_t) { return r.i32(); });
+  k.num_slots = r.i32();
+  k.workspaces = r.array<KernelWorkspace>(kWorkspaceBytes, [&](size_t) {
+    KernelWorkspace ws;
+    ws.name = r.str();
+    ws.bytes = r.program();
+    return ws;
+  });
+  k.launches = r.array<KernelLaunchInfo>(kLaunchBytes, [&](size_t) {
+    KernelLaunchInfo l;
+    l.kernel = r.i64();
+    l.buffer_args = r.array<int32_t>(4, [&](size_t) { return r.i32(); });
+    l.scalar_args = r.array<IntProgram>(kLengthBytes, [&](size_t) { return r.program(); });
+    for (IntProgram& g : l.grid) g = r.program();
+    return l;
+  });
+  return k;
+}
+
+void write_kernel_binary(Writer& w, const KernelBinary& k) {
+  w.str(k.name);
+  w.u8(static_cast<uint8_t>(k.format));
+  w.bytes(k.code);
+  for (uint32_t b : k.block_size) w.u32(b);
+  w.i32(k.num_buffers);
+  w.array(k.scalars, [&](ScalarType t) { w.u8(static_cast<uint8_t>(t)); });
+  w.u32(k.shared_memory_bytes);
+}
+
+KernelBinary read_kernel_binary(Reader& r, size_t i) {
+  KernelBinary k;
+  {
+    Reader::Scope s(r, "the name of kernel " + std::to_string(i));
+    k.name = r.str();
+  }
+  Reader::Scope s(r, "kernel " + quoted(k.name));
+  k.format = static_cast<KernelFormat>(r.u8());
+  std::span<const uint8_t> code = r.blob();
+  k.code.assign(code.begin(), code.end());
+  for (uint32_t& b : k.block_size) b = r.u32();
+  k.num_buffers = r.i32();
+  k.scalars = r.array<ScalarType>(1, [&](size_t) { return static_cast<ScalarType>(r.u8()); });
+  k.shared_memory_bytes = r.u32();
+  return k;
+}
+
+void write_backend(Writer& w, const Backend& b) {
+  w.u8(static_cast<uint8_t>(b.format));
+  w.str(b.target);
+  w.array(b.kernel_funcs, [&](const KernelFunc& k) { write_kernel_func(w, k); });
+  w.array(b.kernels, [&](const KernelBinary& k) { write_kernel_binary(w, k); });
+}
+
+Backend read_backend(Reader& r, size_t i) {
+  Reader::Scope scope(r, "backend " + std::to_string(i));
+  Backend b;
+  b.format = static_cast<KernelFormat>(r.u8());
+  b.target = r.str();
+  b.kernel_funcs =
+      r.array<KernelFunc>(kKernelFuncBytes, [&](size_t k) { return read_kernel_func(r, k); });
+  b.kernels =
+      r.array<KernelBinary>(kKernelBinaryBytes, [&](size_t k) { return read_kernel_binary(r, k); });
+  return b;
+}
+
+// --- The header ---
+
+void read_header(Reader& r, std::span<const uint8_t> bytes) {
+  constexpr size_t kNameBytes = 6;  // "RLXCVM"; the two bytes after it are the format
+  if (bytes.size() < kNameBytes ||
+      !std::equal(kExecutableMagic.begin(), kExecutableMagic.begin() + kNameBytes, bytes.begin())) {
+    throw RuntimeError("executable: not a relaxc executable (it does not start with \"RLXCVM\")");
+  }
+  std::array<uint8_t, kExecutableMagic.size()> magic{};
+  for (uint8_t& b : magic) b = r.u8();
+  if (magic != kExecutableMagic) {
+    throw RuntimeError("executable: format bytes " + std::to_string(magic[6]) + "." +
+                       std::to_string(magic[7]) + ", this runtime reads " +
+                       std::to_string(kExecutableMagic[6]) + "." +
+                       std::to_string(kExecutableMagic[7]));
+  }
+  const uint32_t version = r.u32();
+  if (version != kExecutableVersion) {
+    throw RuntimeError("executable: version " + std::to_string(version) +
+                       ", this runtime reads version " + std::to_string(kExecutableVersion));
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> save_executable(const Executable& exe) {
+  Writer w;
+  for (uint8_t b : kExecutableMagic) w.u8(b);
+  w.u32(kExecutableVersion);
+  w.tag(kFunctionsTag);
+  w.array(exe.functions, [&](const FunctionEntry& f) { write_function(w, f); });
+  w.tag(kConstantsTag);
+  w.array(exe.constants, [&](const Constant& c) { write_constant(w, c); });
+  w.tag(kHostFuncsTag);
+  w.array(exe.host_funcs, [&](const HostFunc& h) { write_host_func(w, h); });
+  w.tag(kBackendsTag);
+  w.array(exe.backends, [&](const Backend& b) { write_backend(w, b); });
+  w.tag(kExportsTag);
+  w.array(exe.exports, [&](int64_t e) { w.i64(e); });
+  return w.take();
+}
+
+Executable load_executable(std::span<const uint8_t> bytes) {
+  Reader r(bytes);
+  read_header(r, bytes);
+  Executable exe;
+  {
+    Reader::Scope s(r, "the functions");
+    r.tag(kFunctionsTag);
+    exe.functions =
+        r.array<FunctionEntry>(kFunctionBytes, [&](size_t i) { return read_function(r, i); });
+  }
+  {
+    Reader::Scope s(r, "the constants");
+    r.tag(kConstantsTag);
+    exe.constants =
+        r.array<Constant>(kConstantBytes, [&](size_t i) { return read_constant(r, i); });
+  }
+  {
+    Reader::Scope s(r, "the host functions");
+    r.tag(kHostFuncsTag);
+    exe.host_funcs =
+        r.array<HostFunc>(kHostFuncBytes, [&](size_t i) { return read_host_func(r, i); });
+  }
+  {
+    Reader::Scope s(r, "the backends");
+    r.tag(kBackendsTag);
+    exe.backends = r.array<Backend>(kBackendBytes, [&](size_t i) { return read_backend(r, i); });
+  }
+  {
+    Reader::Scope s(r, "the exports");
+    r.tag(kExportsTag);
+    exe.exports = r.array<int64_t>(8, [&](size_t) { return r.i64(); });
+  }
+  if (r.left() != 0) {
+    throw RuntimeError("executable: " + std::to_string(r.left()) +
+                       " unexpected bytes after the end, at byte " + std::to_string(r.pos()));
+  }
+  validate_executable(exe);
+  return exe;
+}
+
+void save_executable_file(const Executable& exe, const std::string& path) {
+  const std::vector<uint8_t> bytes = save_executable(exe);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    throw RuntimeError("executable file '" + path +
+                       "': cannot open for writing: " + std::strerror(errno));
+  }
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw RuntimeError("executable file '" + path + "': cannot write it");
+}
+
+Executable load_executable_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw RuntimeError("executable file '" + path + "': cannot open: " + std::strerror(errno));
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (in.bad()) throw RuntimeError("executable file '" + path + "': cannot read it");
+  try {
+    return load_executable(bytes);
+  } catch (const RuntimeError& e) {
+    // "executable: truncated ..." becomes "executable file 'm.rxe': truncated ...".
+    std::string message = e.what();
+    constexpr std::string_view kPrefix = "executable: ";
+    if (message.starts_with(kPrefix)) message.erase(0, kPrefix.size());
+    throw RuntimeError("executable file '" + path + "': " + message);
+  }
+}
+
+}  // namespace relaxc::runtime::vm

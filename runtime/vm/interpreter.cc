@@ -1,0 +1,216 @@
+// The bytecode interpreter: one C++ call per bytecode frame (registers in a vector), the
+// four opcodes, Call dispatch by the callee's kind, constants made once per VM, and If
+// conditions read from the device. Errors leave each frame with "in f, instruction N"
+// added, so the embedding program sees the path to the failing instruction.
+#include <algorithm>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "runtime/vm/builtins.h"
+#include "runtime/vm/vm_impl.h"
+
+namespace relaxc::runtime::vm {
+namespace {
+
+// Counts a frame for as long as it runs.
+class DepthGuard {
+ public:
+  DepthGuard(int& depth, const std::string& name) : depth_(depth) {
+    if (depth_ >= kMaxCallDepth) {
+      throw RuntimeError("stack overflow: more than " + std::to_string(kMaxCallDepth) +
+                         " nested calls (calling '" + name + "')");
+    }
+    ++depth_;
+  }
+  ~DepthGuard() { --depth_; }
+  DepthGuard(const DepthGuard&) = delete;
+  DepthGuard& operator=(const DepthGuard&) = delete;
+
+ private:
+  int& depth_;
+};
+
+Value& reg(std::vector<Value>& regs, RegIndex index) {
+  if (index < 0 || static_cast<size_t>(index) >= regs.size()) {
+    throw RuntimeError("register %" + std::to_string(index) + " is outside the function's " +
+                       std::to_string(regs.size()) + " registers");
+  }
+  return regs[static_cast<size_t>(index)];
+}
+
+std::string param_list(const FunctionEntry& f) {
+  std::string out;
+  for (const std::string& p : f.param_names) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+}  // namespace
+
+Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args) {
+  if (func < 0 || static_cast<size_t>(func) >= exe->functions.size()) {
+    throw RuntimeError("call of function #" + std::to_string(func) + ", outside the table of " +
+                       std::to_string(exe->functions.size()) + " functions");
+  }
+  const FunctionEntry& entry = exe->functions[static_cast<size_t>(func)];
+  switch (entry.kind) {
+    case FunctionKind::Packed: {
+      const PackedFunc*& pf = packed[static_cast<size_t>(func)];
+      if (pf == nullptr) pf = find_packed_func(entry.name);
+      if (pf == nullptr) {
+        throw RuntimeError("packed function '" + entry.name +
+                           "' is not registered (register it with vm::register_packed_func)");
+      }
+      bool builtin = entry.name.starts_with("vm.builtin.");
+      try {
+        return (*pf)(self, args);
+      } catch (const CallError&) {
+        throw;
+      } catch (const RuntimeError& e) {
+        if (builtin) throw;
+        throw RuntimeError("packed function '" + entry.name + "': " + e.what());
+      }
+    }
+    case FunctionKind::Bytecode:
+      return run_bytecode(func, std::move(args));
+    case FunctionKind::Kernel:
+      launch_kernel(entry, args);
+      return Value();
+    case FunctionKind::Host:
+      run_host_func(entry, args);
+      return Value();
+  }
+  throw RuntimeError("function '" + entry.name + "' has an unknown kind");
+}
+
+Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) {
+  const FunctionEntry& f = exe->functions[static_cast<size_t>(func)];
+  if (args.size() != f.param_names.size()) {
+    throw RuntimeError("function '" + f.name + "' takes " + std::to_string(f.param_names.size()) +
+                       " arguments (" + param_list(f) + "), got " + std::to_string(args.size()));
+  }
+  DepthGuard guard(depth, f.name);
+  std::vector<Value> regs(
+      std::max<size_t>(static_cast<size_t>(std::max<int64_t>(f.num_registers, 0)), args.size()));
+  for (size_t i = 0; i < args.size(); ++i) regs[i] = std::move(args[i]);
+  int64_t pc = 0;
+  auto frame = [&] { return "in " + f.name + ", instruction " + std::to_string(pc); };
+  try {
+    while (true) {
+      if (pc < 0 || static_cast<size_t>(pc) >= f.code.size()) {
+        throw RuntimeError("control reaches instruction " + std::to_string(pc) +
+                           ", outside the function's " + std::to_string(f.code.size()) +
+                           " instructions");
+      }
+      const Instruction& in = f.code[static_cast<size_t>(pc)];
+      switch (in.opcode) {
+        case Opcode::Call: {
+          std::vector<Value> call_args;
+          call_args.reserve(in.args.size());
+          for (const Arg& a : in.args) {
+            switch (a.kind) {
+              case Arg::Kind::Register:
+                call_args.push_back(reg(regs, a.value));
+                break;
+              case Arg::Kind::Immediate:
+                call_args.push_back(Value::integer(a.value));
+                break;
+              case Arg::Kind::Constant:
+                call_args.push_back(constant(a.value));
+                break;
+              case Arg::Kind::Function:
+                call_args.push_back(Value::closure({a.value, {}}));
+                break;
+            }
+          }
+          Value result = call_function(in.func, std::move(call_args));
+          if (in.dst != kVoidRegister) reg(regs, in.dst) = std::move(result);
+          ++pc;
+          break;
+        }
+        case Opcode::Ret:
+          return reg(regs, in.reg);
+        case Opcode::Goto:
+          pc += in.offset;
+          break;
+        case Opcode::If:
+          pc += condition(reg(regs, in.reg)) ? 1 : in.offset;
+          break;
+        default:
+          throw RuntimeError("unknown opcode " + std::to_string(static_cast<int>(in.opcode)));
+      }
+    }
+  } catch (CallError& e) {
+    e.add_frame(frame());
+    throw;
+  } catch (const RuntimeError& e) {
+    throw CallError(e.what(), frame());
+  } catch (const std::bad_alloc&) {
+    throw CallError("out of host memory", frame());
+  }
+}
+
+const Value& VirtualMachine::Impl::constant(int64_t index) {
+  if (index < 0 || static_cast<size_t>(index) >= constants.size()) {
+    throw RuntimeError("constant #" + std::to_string(index) + " is outside the table of " +
+                       std::to_string(constants.size()) + " constants");
+  }
+  std::optional<Value>& slot = constants[static_cast<size_t>(index)];
+  if (slot.has_value()) return *slot;
+  const Constant& c = exe->constants[static_cast<size_t>(index)];
+  switch (c.kind) {
+    case Constant::Kind::Tensor: {
+      std::string what = "constant #" + std::to_string(index);
+      size_t bytes = checked_tensor_bytes(c.dtype, c.shape, what);
+      if (bytes != c.bytes.size()) {
+        throw RuntimeError(what + ": a " + c.dtype.str() + " tensor of shape " +
+                           shape_text(c.shape) + " needs " + std::to_string(bytes) +
+                           " bytes, the executable holds " + std::to_string(c.bytes.size()));
+      }
+      slot = Value::tensor(self.from_host(c.dtype, c.shape, c.bytes.data()));
+      break;
+    }
+    case Constant::Kind::Shape:
+      slot = Value::shape(c.shape);
+      break;
+    case Constant::Kind::String:
+      slot = Value::string(c.str);
+      break;
+    case Constant::Kind::Int:
+      slot = Value::integer(c.int_value, c.dtype);
+      break;
+    case Constant::Kind::Float:
+      slot = Value::floating(c.float_value, c.dtype);
+      break;
+    case Constant::Kind::DataType:
+      slot = Value::data_type(c.dtype);
+      break;
+  }
+  return *slot;
+}
+
+bool VirtualMachine::Impl::condition(const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::Int:
+      return value.as_int() != 0;
+    case Value::Kind::Float:
+      return value.as_float() != 0.0;
+    case Value::Kind::Tensor: {
+      const Tensor& t = value.as_tensor();
+      if (t.num_elements() != 1) {
+        throw RuntimeError("the condition of If is a tensor of shape " + shape_text(t.shape) +
+                           "; expected one element");
+      }
+      std::vector<uint8_t> bytes = self.to_host(t);  // waits for the kernels that write it
+      if (t.dtype.code == DType::Code::Float || t.dtype.code == DType::Code::BFloat) {
+        return element_as_double(bytes.data(), t.dtype) != 0.0;
+      }
+      return element_as_int(bytes.data(), t.dtype) != 0;
+    }
+    default:
+      throw RuntimeError("the condition of If has kind " + value.kind_name() +
+                         "; expected a boolean, an integer or a tensor of one element");
+  }
+}
+
+}  // namespace relaxc::runtime::vm

@@ -1,0 +1,350 @@
+// relaxc build / run / inspect: a module compiled to an executable file, an executable
+// (or a module built in memory) run on a device with .npy inputs and outputs, and an
+// executable printed as text.
+#include "tools/vm_commands.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "codegen/vm/build.h"
+#include "ir/relax/well_formed.h"
+#include "ir/support/diagnostics.h"
+#include "ir/text/parser.h"
+#include "runtime/npy.h"
+#include "runtime/open_device.h"
+#include "runtime/vm/executable.h"
+#include "runtime/vm/vm.h"
+
+namespace relaxc::tools {
+namespace {
+
+using runtime::vm::Executable;
+using runtime::vm::Value;
+
+constexpr const char* kBuildHelp =
+    R"(Usage: relaxc build FILE --target TARGET [--target TARGET ...] [-o OUTPUT]
+
+Compiles FILE to one executable file: the module is checked (as 'relaxc check'
+does), its Relax functions are lowered for the VM (lambda-lift, to-non-dataflow,
+remove-purity-checking, call-tir-rewrite, vm-builtin-lower, vm-shape-lower) and
+compiled to bytecode, and its TensorIR functions to kernels for each target (the
+default GPU schedule where a function is not scheduled). 'relaxc run' runs the file.
+
+Targets (see 'relaxc codegen --help'):
+  vulkan                    the limits of the Vulkan device present
+  vulkan -profile=mobile    a named profile (also desktop); quote a target with options
+  cuda -arch=sm_90          PTX for that architecture
+Several --target put kernels for each back end in the executable (e.g. one for Vulkan
+and one for CUDA); the VM runs those of the device it opens.
+
+Options:
+  --target TARGET      a target (also --target=TARGET); at least one
+  -o OUTPUT            the executable to write (default: FILE's stem + '.rxe', in the
+                       current directory; 'module.rxe' for standard input)
+  --print-after-each   print the module after each lowering pass (standard output)
+  --time-passes        print each lowering pass's time (standard error)
+  -h, --help           print this help
+)";
+
+constexpr const char* kRunHelp =
+    R"(Usage: relaxc run PROGRAM [--function NAME] [--input FILE.npy ...] [--output-dir DIR]
+                  [--device DEVICE]
+
+Runs the function NAME of PROGRAM on a device. PROGRAM is an executable written by
+'relaxc build', or a text module (.py or .relax), which is built in memory for the
+device's target first. Each --input is a NumPy .npy file (bool, int8-64, uint8-64,
+float16/32/64, C order), the function's arguments in order; they are copied to the
+device, the function is called, and the device's name is printed, then each output
+(the result, or each tensor of a result tuple, recursively) as one line: its name
+NAME_I, dtype, shape and first values. With --output-dir, each is also written to DIR/NAME_I.npy (a shape as a
+one-dimensional int64 array, a PrimValue as a zero-dimensional int64, float64 or bool
+array).
+
+Options:
+  --function NAME     the exported function to call (default: main)
+  --input FILE        a .npy file, once per argument, in order
+  --output-dir DIR    write the outputs as .npy files into DIR (created if missing)
+  --device DEVICE     auto (the default: a CUDA GPU, else a Vulkan GPU, else lavapipe;
+                      for an executable, one that runs its kernels), vulkan, vulkan:INDEX,
+                      vulkan:NAME (a part of the device's name), cuda, cuda:INDEX
+  -h, --help          print this help
+
+Errors (a wrong number of inputs, a shape or dtype check of the function failing, a
+file that cannot be read) print 'relaxc run: error: ...' and exit 1.
+)";
+
+constexpr const char* kInspectHelp =
+    R"(Usage: relaxc inspect FILE
+
+Prints the executable FILE (written by 'relaxc build') as text: the exported functions,
+each function's instructions, the constants, the host shape functions, and for each
+back end its kernel functions (parameters, launches) and kernels (entry point, block
+size, shared memory, code size).
+
+Options:
+  -h, --help   print this help
+)";
+
+bool is_executable(const std::vector<uint8_t>& bytes) {
+  // The magic's first six bytes; the two format bytes that follow are the loader's to check.
+  constexpr size_t kName = 6;
+  return bytes.size() >= kName &&
+         std::memcmp(bytes.data(), runtime::vm::kExecutableMagic.data(), kName) == 0;
+}
+
+// Parses and checks a module; UserError with every diagnostic when it is not well formed.
+IRModule checked_module(const Source& source) {
+  IRModule module = text::parse_module(source.text, source.name);
+  relax::check_well_formed(module).throw_if_errors();
+  return module;
+}
+
+std::string default_output(const std::string& input) {
+  if (input == "-") return "module.rxe";
+  return std::filesystem::path(input).stem().string() + ".rxe";
+}
+
+// The device a run asks for. "auto" with an executable: the best device whose kernel
+// format the executable has (a CUDA GPU for PTX, else a Vulkan device for SPIR-V).
+std::unique_ptr<runtime::Device> open_run_device(const std::string& spec,
+                                                 const Executable* exe) {
+  if (exe == nullptr || !(spec.empty() || spec == "auto") || exe->backends.empty()) {
+    return runtime::open_device(spec);
+  }
+  std::string failures;
+  for (auto [format, kind] : {std::pair{runtime::KernelFormat::Ptx, "cuda"},
+                              std::pair{runtime::KernelFormat::SpirV, "vulkan"}}) {
+    bool has = false;
+    for (const runtime::vm::Backend& b : exe->backends) has = has || b.format == format;
+    if (!has) continue;
+    try {
+      return runtime::open_device(kind);
+    } catch (const runtime::RuntimeError& e) {
+      failures += std::string(failures.empty() ? "" : "; ") + e.what();
+    }
+  }
+  throw runtime::RuntimeError("no device present runs the executable's kernels: " + failures);
+}
+
+// One output of a run: its name (FUNCTION_I) and value (a tensor, shape or PrimValue).
+struct Output {
+  std::string name;
+  Value value;
+};
+
+void flatten_outputs(const Value& value, const std::string& function, std::vector<Output>* out) {
+  if (value.kind() == Value::Kind::Tuple) {
+    for (const Value& field : value.as_tuple()) flatten_outputs(field, function, out);
+    return;
+  }
+  out->push_back({function + "_" + std::to_string(out->size()), value});
+}
+
+double half_to_double(uint16_t h) {
+  int exponent = (h >> 10) & 0x1f;
+  double mantissa = h & 0x3ff;
+  double magnitude = exponent == 0    ? std::ldexp(mantissa, -24)
+                     : exponent == 31 ? (mantissa == 0 ? INFINITY : NAN)
+                                      : std::ldexp(mantissa + 1024, exponent - 25);
+  return (h & 0x8000) != 0 ? -magnitude : magnitude;
+}
+
+// Element `i` of row-major `bytes` of `dtype`, as text.
+std::string element_text(const std::vector<uint8_t>& bytes, runtime::DType dtype, size_t i) {
+  const uint8_t* p = bytes.data() + i * static_cast<size_t>(dtype.bytes());
+  auto load = [p](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  std::ostringstream os;
+  os << std::setprecision(6);
+  if (dtype.is_bool()) return p[0] != 0 ? "true" : "false";
+  switch (dtype.code) {
+    case runtime::DType::Code::Float:
+      if (dtype.bits == 16) os << half_to_double(load(uint16_t{}));
+      if (dtype.bits == 32) os << load(float{});
+      if (dtype.bits == 64) os << load(double{});
+      break;
+    case runtime::DType::Code::Int:
+      if (dtype.bits == 8) os << static_cast<int>(load(int8_t{}));
+      if (dtype.bits == 16) os << load(int16_t{});
+      if (dtype.bits == 32) os << load(int32_t{});
+      if (dtype.bits == 64) os << load(int64_t{});
+      break;
+    case runtime::DType::Code::UInt:
+      if (dtype.bits == 8) os << static_cast<int>(load(uint8_t{}));
+      if (dtype.bits == 16) os << load(uint16_t{});
+      if (dtype.bits == 32) os << load(uint32_t{});
+      if (dtype.bits == 64) os << load(uint64_t{});
+      break;
+    case runtime::DType::Code::BFloat:
+      os << "?";
+      break;
+  }
+  return os.str();
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    text += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
+  }
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+// The output as an array, or nullopt for a value that is not one (null, a string, ...).
+std::optional<runtime::NpyArray> output_array(runtime::vm::VirtualMachine& vm,
+                                              const Value& value) {
+  runtime::NpyArray array;
+  auto put = [&array](auto v) {
+    array.data.resize(sizeof(v));
+    std::memcpy(array.data.data(), &v, sizeof(v));
+  };
+  switch (value.kind()) {
+    case Value::Kind::Tensor:
+      array.dtype = value.as_tensor().dtype;
+      array.shape = value.as_tensor().shape;
+      array.data = vm.to_host(value.as_tensor());
+      return array;
+    case Value::Kind::Shape:
+      array.dtype = runtime::DType::Int(64);
+      array.shape = {static_cast<int64_t>(value.as_shape().size())};
+      array.data.resize(value.as_shape().size() * sizeof(int64_t));
+      std::memcpy(array.data.data(), value.as_shape().data(), array.data.size());
+      return array;
+    case Value::Kind::Int:
+      if (value.dtype().is_bool()) {
+        array.dtype = runtime::DType::Bool();
+        array.data = {static_cast<uint8_t>(value.as_int() != 0)};
+      } else {
+        array.dtype = runtime::DType::Int(64);
+        put(value.as_int());
+      }
+      return array;
+    case Value::Kind::Float:
+      array.dtype = runtime::DType::Float(64);
+      put(value.as_float());
+      return array;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string summary(const runtime::NpyArray& array) {
+  constexpr size_t kShown = 8;
+  size_t count = array.data.size() / static_cast<size_t>(std::max(1, array.dtype.bytes()));
+  std::string values = "[";
+  for (size_t i = 0; i < count && i < kShown; ++i) {
+    values += (i == 0 ? "" : ", ") + element_text(array.data, array.dtype, i);
+  }
+  values += count > kShown ? ", ...]" : "]";
+  return array.dtype.str() + " " + shape_text(array.shape) + " " + values;
+}
+
+// The arguments of the call: one device tensor per .npy input, after checking that
+// their number is the function's.
+std::vector<Value> load_inputs(runtime::vm::VirtualMachine& vm, const CommandLine& cl) {
+  const Executable& exe = vm.executable();
+  int64_t index = exe.find_export(cl.function);
+  if (index >= 0) {
+    const std::vector<std::string>& params = exe.functions[index].param_names;
+    if (params.size() != cl.inputs.size()) {
+      std::string names;
+      for (const std::string& p : params) names += (names.empty() ? "" : ", ") + p;
+      throw runtime::RuntimeError(
+          "function '" + cl.function + "' takes " + std::to_string(params.size()) +
+          (params.size() == 1 ? " argument" : " arguments") +
+          (names.empty() ? "" : " (" + names + ")") + ", got " +
+          std::to_string(cl.inputs.size()) + " --input");
+    }
+  }
+  std::vector<Value> args;
+  for (const std::string& path : cl.inputs) {
+    runtime::NpyArray array = runtime::read_npy(path);
+    args.push_back(Value::tensor(vm.from_host(array.dtype, array.shape, array.data.data())));
+  }
+  return args;
+}
+
+}  // namespace
+
+std::string build_help() { return kBuildHelp; }
+std::string run_help() { return kRunHelp; }
+std::string inspect_help() { return kInspectHelp; }
+
+int run_build(const CommandLine& cl) {
+  IRModule module = checked_module(read_source(cl.input));
+  std::vector<Target> targets;
+  for (const std::string& text : cl.targets) targets.push_back(resolve_target(text, cl.command));
+  PipelineOptions options;
+  if (cl.print_after_each) options.print_after_each = &std::cout;
+  if (cl.time_passes) options.timing = &std::cerr;
+  Executable exe = codegen::build(module, targets, options);
+  runtime::vm::save_executable_file(exe, cl.output.value_or(default_output(cl.input)));
+  return kExitSuccess;
+}
+
+int run_inspect(const CommandLine& cl) {
+  Executable exe = runtime::vm::load_executable_file(cl.input);
+  std::cout << runtime::vm::executable_to_text(exe);
+  std::cout.flush();
+  return kExitSuccess;
+}
+
+int run_run(const CommandLine& cl) {
+  std::shared_ptr<const Executable> exe;
+  std::unique_ptr<runtime::Device> device;
+  std::vector<uint8_t> bytes;
+  if (cl.input != "-") bytes = read_bytes(cl.input);
+  if (cl.input != "-" && is_executable(bytes)) {
+    exe = std::make_shared<const Executable>(runtime::vm::load_executable_file(cl.input));
+    device = open_run_device(cl.device, exe.get());
+  } else {
+    Source source = cl.input == "-" ? read_source(cl.input)
+                                    : Source{cl.input, std::string(bytes.begin(), bytes.end())};
+    IRModule module = checked_module(source);
+    device = open_run_device(cl.device, nullptr);
+    exe = std::make_shared<const Executable>(codegen::build(module, {device_target(*device)}));
+  }
+  runtime::vm::VirtualMachine vm(exe, *device);
+  std::vector<Value> args = load_inputs(vm, cl);
+  std::cout << "device: " << device->limits().name << " ("
+            << runtime::kernel_format_name(device->kernel_format()) << ")\n";
+  Value result = vm.call(cl.function, std::move(args));
+
+  std::vector<Output> outputs;
+  flatten_outputs(result, cl.function, &outputs);
+  if (cl.output_dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(*cl.output_dir, ec);
+    if (ec) throw FileError{"cannot create '" + *cl.output_dir + "': " + ec.message()};
+  }
+  for (const Output& output : outputs) {
+    std::optional<runtime::NpyArray> array = output_array(vm, output.value);
+    if (!array) {
+      std::cout << output.name << ": " << output.value.kind_name() << " (not written)\n";
+      continue;
+    }
+    std::cout << output.name << ": " << summary(*array);
+    if (cl.output_dir) {
+      std::string path = (std::filesystem::path(*cl.output_dir) / (output.name + ".npy")).string();
+      runtime::write_npy(path, *array);
+      std::cout << " -> " << path;
+    }
+    std::cout << "\n";
+  }
+  std::cout.flush();
+  return kExitSuccess;
+}
+
+}  // namespace relaxc::tools
