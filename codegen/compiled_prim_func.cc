@@ -1,16 +1,16 @@
-// Compiling scheduled PrimFuncs to device binaries, and launching them from the host.
+// Compiling scheduled PrimFuncs to device binaries, and launching them from the host
+// through the VM's kernel call (kernel_func_codegen, then launch_kernel_func).
 #include "codegen/compiled_prim_func.h"
 
-#include <algorithm>
 #include <cstring>
-#include <limits>
+#include <numeric>
 
 #include "codegen/cuda/cuda_codegen.h"
 #include "codegen/spirv/spirv_codegen.h"
-#include "ir/arith/analyzer.h"
+#include "codegen/vm/kernel_func_codegen.h"
 #include "ir/support/diagnostics.h"
-#include "ir/tir/functor.h"
 #include "passes/tir/default_gpu_schedule.h"
+#include "runtime/vm/kernel_launch.h"
 
 namespace relaxc::codegen {
 namespace {
@@ -46,32 +46,6 @@ runtime::KernelBinary kernel_binary(const tir::DeviceKernel& kernel, const Targe
   }
   binary.shared_memory_bytes = static_cast<uint32_t>(kernel.shared_memory_bytes);
   return binary;
-}
-
-using HostValues = tir::VarMap;
-
-// The value of an expression over the host vars, or nullopt if one of them is unbound.
-std::optional<int64_t> evaluate(const tir::PrimExpr& e, const HostValues& values) {
-  tir::PrimExpr folded = arith::simplify(tir::substitute(e, values));
-  if (const auto* imm = folded.as<tir::IntImmNode>()) return imm->value;
-  return std::nullopt;
-}
-
-int64_t evaluate_or_throw(const tir::PrimExpr& e, const HostValues& values,
-                          const std::string& what) {
-  std::optional<int64_t> v = evaluate(e, values);
-  if (!v) throw runtime::RuntimeError("cannot evaluate " + what + ": a shape variable is unbound");
-  return *v;
-}
-
-int64_t element_count(const tir::Buffer& buffer, const HostValues& values) {
-  int64_t n = 1;
-  for (size_t d = 0; d < buffer->shape.size(); ++d) {
-    n *= evaluate_or_throw(
-        buffer->shape[d], values,
-        "dimension " + std::to_string(d) + " of workspace '" + buffer->name + "'");
-  }
-  return n;
 }
 
 }  // namespace
@@ -125,8 +99,11 @@ Target target_from_device(const runtime::DeviceLimits& limits, TargetKind kind) 
 
 PrimFuncLauncher::PrimFuncLauncher(runtime::Device& device, const CompiledPrimFunc& func)
     : device_(device), func_(func) {
+  std::vector<int64_t> kernel_indices(func.binaries.size());
+  std::iota(kernel_indices.begin(), kernel_indices.end(), 0);
+  kernel_func_ = kernel_func_codegen(func.lowered, kernel_indices);
   for (const runtime::KernelBinary& binary : func.binaries) {
-    kernel_ids_.push_back(device.load_kernel(binary));
+    kernel_ids_.emplace_back(device.load_kernel(binary));
   }
 }
 
@@ -142,99 +119,36 @@ PrimFuncLauncher::~PrimFuncLauncher() {
 
 void PrimFuncLauncher::launch(std::span<const BufferArg> args,
                               const std::map<std::string, int64_t>& scalars) {
-  const tir::LoweredFunc& lowered = func_.lowered;
-  const std::string& fname = lowered.name;
-  if (args.size() != lowered.params.size()) {
-    throw runtime::RuntimeError("function '" + fname + "' takes " +
-                                std::to_string(lowered.params.size()) + " buffers, got " +
-                                std::to_string(args.size()));
-  }
-  HostValues values;
-  for (const tir::Var& param : lowered.source->params) {
-    if (lowered.source->buffer_of(param).defined()) continue;
+  // The KernelFunc's scalar params are the PrimFunc's non-buffer params, in order.
+  std::vector<int64_t> scalar_values;
+  for (const tir::Var& param : func_.lowered.source->params) {
+    if (func_.lowered.source->buffer_of(param).defined()) continue;
     auto it = scalars.find(param->name);
     if (it == scalars.end()) {
-      throw runtime::RuntimeError("function '" + fname + "': no value for scalar parameter '" +
-                                  param->name + "'");
+      throw runtime::RuntimeError("kernel function '" + func_.lowered.name +
+                                  "': no value for scalar parameter '" + param->name + "'");
     }
-    values[param] = tir::int_imm(param->dtype, it->second);
+    scalar_values.push_back(it->second);
   }
-  // Dims that are a plain variable define it; then every dim is checked.
+  std::vector<runtime::vm::KernelBufferArg> buffers;
   for (size_t i = 0; i < args.size(); ++i) {
-    const tir::Buffer& buffer = lowered.params[i];
-    if (args[i].shape.size() != buffer->shape.size()) {
-      throw runtime::RuntimeError("function '" + fname + "': buffer '" + buffer->name +
-                                  "' has rank " + std::to_string(buffer->shape.size()) +
-                                  ", the argument has rank " +
-                                  std::to_string(args[i].shape.size()));
-    }
-    for (size_t d = 0; d < buffer->shape.size(); ++d) {
-      const auto* v = buffer->shape[d].as<tir::VarNode>();
-      if (v == nullptr) continue;
-      tir::Var var = buffer->shape[d].cast<tir::VarNode>();
-      if (values.count(var) == 0) values[var] = tir::int_imm(var->dtype, args[i].shape[d]);
-    }
+    runtime::DType dtype =
+        i < kernel_func_.params.size() ? kernel_func_.params[i].dtype : runtime::DType::Void();
+    buffers.push_back(runtime::vm::KernelBufferArg{args[i].buffer, dtype, args[i].shape});
   }
-  for (size_t i = 0; i < args.size(); ++i) {
-    const tir::Buffer& buffer = lowered.params[i];
-    int64_t elements = 1;
-    for (size_t d = 0; d < buffer->shape.size(); ++d) {
-      std::string where = "dimension " + std::to_string(d) + " of buffer '" + buffer->name +
-                          "' of function '" + fname + "'";
-      int64_t expected = evaluate_or_throw(buffer->shape[d], values, where);
-      if (expected != args[i].shape[d]) {
-        throw runtime::RuntimeError(where + ": expected " + std::to_string(expected) + ", got " +
-                                    std::to_string(args[i].shape[d]));
-      }
-      elements *= expected;
-    }
-    size_t bytes = static_cast<size_t>(elements) * static_cast<size_t>(buffer->dtype.bytes());
-    if (args[i].buffer.bytes < bytes) {
-      throw runtime::RuntimeError("buffer '" + buffer->name + "' of function '" + fname +
-                                  "' needs " + std::to_string(bytes) + " bytes, the argument has " +
-                                  std::to_string(args[i].buffer.bytes));
-    }
-  }
-  std::vector<runtime::DeviceBuffer> buffers;
-  for (const BufferArg& a : args) buffers.push_back(a.buffer);
   // Workspaces: reused across launches while they are large enough.
-  for (size_t w = 0; w < lowered.workspaces.size(); ++w) {
-    const tir::Buffer& ws = lowered.workspaces[w];
-    size_t bytes = static_cast<size_t>(std::max<int64_t>(element_count(ws, values), 1)) *
-                   static_cast<size_t>(ws.get()->dtype.bytes());
-    if (w < workspaces_.size() && workspaces_[w].bytes < bytes) {
-      device_.synchronize();
-      device_.release(workspaces_[w]);
-      workspaces_[w] = device_.allocate(bytes);
-    } else if (w >= workspaces_.size()) {
+  auto workspace = [&](size_t index, size_t bytes) {
+    if (index >= workspaces_.size()) {
       workspaces_.push_back(device_.allocate(bytes));
+    } else if (workspaces_[index].bytes < bytes) {
+      device_.synchronize();  // earlier launches may still use it
+      device_.release(workspaces_[index]);
+      workspaces_[index] = device_.allocate(bytes);
     }
-    buffers.push_back(workspaces_[w]);
-  }
-  for (size_t k = 0; k < lowered.launches.size(); ++k) {
-    const tir::KernelLaunch& launch = lowered.launches[k];
-    const std::string& kname = launch.kernel.name;
-    std::array<uint32_t, 3> grid;
-    for (int axis = 0; axis < 3; ++axis) {
-      int64_t g = evaluate_or_throw(launch.grid_size[axis], values,
-                                    "the grid size of kernel '" + kname + "'");
-      if (g > std::numeric_limits<uint32_t>::max()) {
-        throw runtime::RuntimeError("kernel '" + kname + "' needs a grid of " + std::to_string(g) +
-                                    " blocks on axis " + std::to_string(axis));
-      }
-      grid[axis] = static_cast<uint32_t>(std::max<int64_t>(g, 0));
-    }
-    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) continue;  // nothing to compute
-    std::vector<runtime::DeviceBuffer> kernel_buffers;
-    for (int index : launch.buffer_args)
-      kernel_buffers.push_back(buffers.at(static_cast<size_t>(index)));
-    std::vector<int64_t> kernel_scalars;
-    for (const tir::PrimExpr& s : launch.scalar_args) {
-      kernel_scalars.push_back(
-          evaluate_or_throw(s, values, "a scalar argument of kernel '" + kname + "'"));
-    }
-    device_.launch(kernel_ids_[k], grid, kernel_buffers, kernel_scalars);
-  }
+    return workspaces_[index];
+  };
+  runtime::vm::launch_kernel_func(device_, kernel_func_, func_.binaries, kernel_ids_, buffers,
+                                  scalar_values, workspace);
 }
 
 }  // namespace relaxc::codegen

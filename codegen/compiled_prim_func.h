@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "ir/target/target.h"
 #include "passes/tir/lower_to_kernels.h"
 #include "runtime/device.h"
+#include "runtime/vm/executable.h"
 
 namespace relaxc::codegen {
 
@@ -41,11 +43,15 @@ struct BufferArg {
   std::vector<int64_t> shape;
 };
 
-// Launches `func` on `device`: binds the host vars from the arguments' shapes (and the
-// scalar params from `scalars`, by name), checks every shape against the function's
-// buffers (a mismatch is a runtime::RuntimeError naming the buffer, the dimension, the
-// expected and the actual value), allocates workspaces, loads the kernels (cached in
-// `kernel_ids` between calls) and launches them in order. Returns without waiting.
+// Launches `func` on `device` with runtime::vm::launch_kernel_func, the VM's kernel call:
+// the function's host side is made once (kernel_func_codegen; a shape variable that no
+// buffer dimension or scalar param binds is a UserError), the kernels loaded once. Each
+// launch maps `scalars` (by name) onto the scalar params, binds the shape variables from
+// the arguments' shapes, checks every shape against the function's buffers (a mismatch
+// is a runtime::RuntimeError naming the buffer, the dimension, the expected and the
+// actual value), takes workspaces (kept and reused between launches) and enqueues the
+// kernels in order. Returns without waiting. The arguments carry no dtype: they are
+// taken to hold the function's buffer dtypes.
 class PrimFuncLauncher {
  public:
   PrimFuncLauncher(runtime::Device& device, const CompiledPrimFunc& func);
@@ -58,7 +64,8 @@ class PrimFuncLauncher {
  private:
   runtime::Device& device_;
   const CompiledPrimFunc& func_;
-  std::vector<runtime::KernelId> kernel_ids_;
+  runtime::vm::KernelFunc kernel_func_;  // launches[k] runs func_.binaries[k]
+  std::vector<std::optional<runtime::KernelId>> kernel_ids_;
   std::vector<runtime::DeviceBuffer> workspaces_;  // released when the launcher goes
 };
 

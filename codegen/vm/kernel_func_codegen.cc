@@ -104,8 +104,8 @@ runtime::vm::KernelFunc kernel_func_codegen(const tir::LoweredFunc& lowered,
     }
   }
   out.num_slots = static_cast<int32_t>(slots.vars.size());
-  // A workspace holds at least one element (as PrimFuncLauncher allocates it), so that
-  // an empty one is still a valid buffer.
+  // A workspace holds at least one element, so that an empty one is still a valid
+  // buffer (devices refuse empty buffers).
   for (const tir::Buffer& ws : lowered.workspaces) {
     std::string what = "the size of workspace '" + ws->name + "'";
     IntProgram elements = runtime::vm::int_constant(1);

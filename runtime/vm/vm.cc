@@ -73,6 +73,9 @@ VirtualMachine::Impl::Impl(VirtualMachine& self, std::shared_ptr<const Executabl
                            Device& device_in)
     : self(self), exe(std::move(exe_in)), device(device_in) {
   if (exe == nullptr) throw RuntimeError("VirtualMachine: no executable");
+  // The interpreter trusts the indices it runs: an executable made in memory (not read
+  // by load_executable, which validates) is checked here.
+  validate_executable(*exe);
   KernelFormat format = device.kernel_format();
   for (const Backend& b : exe->backends) {
     if (b.format == format) {

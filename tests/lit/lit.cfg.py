@@ -13,6 +13,7 @@ config.test_exec_root = os.path.join(config.relaxc_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.relaxc_obj_root, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%relaxc", os.path.join(config.relaxc_obj_root, "relaxc")))
+config.substitutions.append(("%embed_mlp", os.path.join(config.relaxc_obj_root, "embed_mlp")))
 
 # ptxas (CUDA toolkit) assembles the PTX of CUDA codegen tests where it is installed.
 import shutil

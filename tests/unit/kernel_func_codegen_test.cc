@@ -1,8 +1,9 @@
 // Tests of kernel and host function codegen: for every kernel of the suite (and
 // functions with scalar parameters and workspaces), the KernelFunc binds, checks and
-// computes grids, scalar arguments and workspace sizes exactly as PrimFuncLauncher does
-// (its algorithm, arith over the substituted expressions, is the reference here); a
-// host PrimFunc becomes stores evaluated against hand-checked values.
+// computes grids, scalar arguments and workspace sizes exactly as substituting the
+// bound values into the lowered function's expressions and simplifying with arith does
+// (an independent reference: neither kernel_func_codegen nor the launcher); a host
+// PrimFunc becomes stores evaluated against hand-checked values.
 #include "codegen/vm/kernel_func_codegen.h"
 
 #include <gtest/gtest.h>
@@ -84,8 +85,9 @@ int64_t fold(const tir::PrimExpr& e, const tir::VarMap& values) {
   return v == nullptr ? -1 : *v;
 }
 
-// PrimFuncLauncher's side: scalar params by name, plain-variable dims, then arith.
-Binding bind_launcher_style(const tir::LoweredFunc& lowered,
+// The reference: scalar params by name, plain-variable dims, then arith over the
+// substituted expressions.
+Binding bind_by_substitution(const tir::LoweredFunc& lowered,
                             const std::vector<std::vector<int64_t>>& shapes,
                             const std::map<std::string, int64_t>& scalars) {
   tir::VarMap values;
@@ -128,7 +130,7 @@ std::vector<int64_t> kernel_indices(const tir::LoweredFunc& lowered, int64_t fir
   return indices;
 }
 
-TEST(KernelFuncCodegen, SuiteKernelsBindLikeTheLauncher) {
+TEST(KernelFuncCodegen, SuiteKernelsBindLikeSubstitution) {
   Target target = desktop_vulkan();
   for (const testing::SuiteKernel& kernel : testing::kernel_suite()) {
     if (!target.supports(kernel.element_type)) continue;
@@ -154,7 +156,7 @@ TEST(KernelFuncCodegen, SuiteKernelsBindLikeTheLauncher) {
       std::string mismatch;
       Binding vm = bind_kernel_func(kf, shapes, {}, &mismatch);
       EXPECT_EQ(mismatch, "");
-      EXPECT_EQ(vm, bind_launcher_style(compiled.lowered, shapes, {}));
+      EXPECT_EQ(vm, bind_by_substitution(compiled.lowered, shapes, {}));
     }
   }
 }
@@ -189,7 +191,7 @@ TEST(KernelFuncCodegen, ScalarParamsAndChecks) {
     std::string mismatch;
     Binding vm = bind_kernel_func(kf, shapes, {k}, &mismatch);
     EXPECT_EQ(mismatch, "");
-    EXPECT_EQ(vm, bind_launcher_style(compiled.lowered, shapes, {{"k", k}}));
+    EXPECT_EQ(vm, bind_by_substitution(compiled.lowered, shapes, {{"k", k}}));
     // A tensor of the wrong shape fails the check of its dimension.
     shapes[1][0] += 1;
     bind_kernel_func(kf, shapes, {k}, &mismatch);
@@ -238,7 +240,7 @@ TEST(KernelFuncCodegen, WorkspaceSizes) {
     // Hand-checked: n float32 elements; 64 threads per block.
     EXPECT_EQ(vm.workspace_bytes, std::vector<int64_t>{n * 4});
     EXPECT_EQ(vm.grids[0][0], (n + 63) / 64);
-    EXPECT_EQ(vm, bind_launcher_style(compiled.lowered, shapes, {}));
+    EXPECT_EQ(vm, bind_by_substitution(compiled.lowered, shapes, {}));
   }
 }
 

@@ -166,7 +166,9 @@ TEST(SuiteOnVulkanErrors, ShapeMismatchNamesBufferAndDimension) {
     run_on_device(*device, compiled, {&a, &b, &c});
     FAIL() << "expected an error";
   } catch (const runtime::RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "dimension 0 of buffer 'B' of function 'vector_add': expected 8, got 9");
+    EXPECT_STREQ(e.what(),
+                 "kernel function 'vector_add': buffer 'B', dimension 0 is 9, expected 8 (the "
+                 "tensor has shape (9,))");
   }
   // The device is still usable.
   HostArray c2 = zeros(DataType::Float(32), {8});
