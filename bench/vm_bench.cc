@@ -1,0 +1,128 @@
+// Benchmarks of the Relax VM on each device present (Vulkan: lavapipe where there is no
+// GPU; CUDA where there is one):
+// - VmInterpreter: a function of 64 bindings and no kernels (shape checks, shapes made
+//   from the shape heap, reshapes as views): the interpreter's cost per call, and per
+//   instruction (items/s counts instructions);
+// - VmMlp: examples/mlp.py's main (a reduction kernel, a bias+ReLU kernel, two
+//   reshapes, a call between Relax functions) per call for a batch of n images,
+//   including the launches; the host waits once per iteration;
+// - VmStoragePool: the same call's driver allocations after warm-up (counter
+//   fresh_allocations_per_call, 0 when the pool reuses every block).
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen/compiled_prim_func.h"
+#include "codegen/vm/build.h"
+#include "ir/text/parser.h"
+#include "runtime/open_device.h"
+#include "runtime/vm/vm.h"
+
+namespace relaxc {
+namespace {
+
+using runtime::DType;
+using runtime::vm::Value;
+
+runtime::Device* bench_device(TargetKind kind) {
+  static auto open = [](const char* spec) -> std::unique_ptr<runtime::Device> {
+    try {
+      return runtime::open_device(spec);
+    } catch (const runtime::RuntimeError&) {
+      return nullptr;
+    }
+  };
+  static std::unique_ptr<runtime::Device> vulkan = open("vulkan");
+  static std::unique_ptr<runtime::Device> cuda = open("cuda");
+  return kind == TargetKind::Vulkan ? vulkan.get() : cuda.get();
+}
+
+std::shared_ptr<const runtime::vm::Executable> build_for(const std::string& text,
+                                                         runtime::Device& device,
+                                                         TargetKind kind) {
+  IRModule module = text::parse_module(text, "bench.py");
+  Target target = codegen::target_from_device(device.limits(), kind);
+  return std::make_shared<const runtime::vm::Executable>(codegen::build(module, {target}));
+}
+
+// 32 pairs of reshapes of x: (n, 4) -> (n * 4,) -> (n, 4), each shape made from the heap.
+std::string interpreter_module() {
+  std::ostringstream s;
+  s << "@I.ir_module\nclass Module:\n    @R.function\n"
+       "    def main(x: R.Tensor((\"n\", 4), \"float32\")) -> R.Tensor((\"n\", 4), \"float32\"):\n"
+       "        n = T.int64()\n        y0 = x\n";
+  for (int i = 0; i < 32; ++i) {
+    s << "        f" << i << " = R.reshape(y" << i << ", R.shape([n * 4]))\n";
+    s << "        y" << i + 1 << " = R.reshape(f" << i << ", R.shape([n, 4]))\n";
+  }
+  s << "        return y32\n";
+  return s.str();
+}
+
+int64_t instruction_count(const runtime::vm::Executable& exe, const std::string& function) {
+  return static_cast<int64_t>(exe.functions[static_cast<size_t>(exe.find_export(function))].code.size());
+}
+
+void BM_VmInterpreter(benchmark::State& state, TargetKind kind) {
+  runtime::Device* device = bench_device(kind);
+  if (device == nullptr) {
+    state.SkipWithError("no device of this kind");
+    return;
+  }
+  auto exe = build_for(interpreter_module(), *device, kind);
+  runtime::vm::VirtualMachine vm(exe, *device);
+  std::vector<float> data(8 * 4, 1.0f);
+  Value x = Value::tensor(vm.from_host(DType::Float(32), {8, 4}, data.data()));
+  for (auto _ : state) benchmark::DoNotOptimize(vm.call("main", {x}));
+  state.SetItemsProcessed(state.iterations() * instruction_count(*exe, "main"));
+}
+
+std::string read_example() {
+  std::ifstream in(std::string(RELAXC_SOURCE_DIR) + "/examples/mlp.py");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void BM_VmMlp(benchmark::State& state, TargetKind kind) {
+  runtime::Device* device = bench_device(kind);
+  if (device == nullptr) {
+    state.SkipWithError("no device of this kind");
+    return;
+  }
+  const int64_t n = state.range(0);
+  auto exe = build_for(read_example(), *device, kind);
+  runtime::vm::VirtualMachine vm(exe, *device);
+  std::vector<float> images(static_cast<size_t>(n * 64), 0.5f), w(64 * 32, 0.25f), b(32, 1.0f);
+  std::vector<Value> args = {
+      Value::tensor(vm.from_host(DType::Float(32), {n, 8, 8}, images.data())),
+      Value::tensor(vm.from_host(DType::Float(32), {64, 32}, w.data())),
+      Value::tensor(vm.from_host(DType::Float(32), {32}, b.data()))};
+  vm.call("main", args);  // warm-up: kernels loaded, pool filled
+  device->synchronize();
+  int64_t fresh_before = vm.device_pool().stats().fresh_allocations;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(vm.call("main", args));
+    device->synchronize();
+  }
+  state.counters["fresh_allocations_per_call"] = benchmark::Counter(
+      static_cast<double>(vm.device_pool().stats().fresh_allocations - fresh_before) /
+      static_cast<double>(state.iterations()));
+  state.counters["FLOP/s"] = benchmark::Counter(
+      2.0 * static_cast<double>(n) * 64 * 32 * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+BENCHMARK_CAPTURE(BM_VmInterpreter, vulkan, TargetKind::Vulkan)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmInterpreter, cuda, TargetKind::Cuda)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmMlp, vulkan, TargetKind::Vulkan)->Arg(1)->Arg(64)->Arg(1024)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmMlp, cuda, TargetKind::Cuda)->Arg(1)->Arg(64)->Arg(1024)->UseRealTime();
+
+}  // namespace
+}  // namespace relaxc
+
+BENCHMARK_MAIN();
