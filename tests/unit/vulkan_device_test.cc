@@ -202,23 +202,6 @@ std::string runtime_error_of(Action&& action) {
   return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
 }
 
-// Keeps the driver libraries loaded for the whole run (see pin_loaded_libraries).
-class KeepVulkanLibrariesLoaded : public ::testing::Environment {
- public:
-  void SetUp() override {
-    try {
-      VulkanOptions options;
-      options.validation = true;
-      std::unique_ptr<VulkanDevice> device = open_vulkan_device(options);
-      relaxc::testing::pin_loaded_libraries();
-    } catch (const RuntimeError&) {
-      // No Vulkan here: the tests skip.
-    }
-  }
-};
-::testing::Environment* const keep_vulkan_libraries_loaded =
-    ::testing::AddGlobalTestEnvironment(new KeepVulkanLibrariesLoaded);
-
 // Why Vulkan tests cannot run here (no loader or no device), empty when they can.
 std::string vulkan_unavailable_reason() {
   try {
