@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "ir/node_dispatch.h"
+
 namespace relaxc {
 
 Span span_of(const Object* node) {

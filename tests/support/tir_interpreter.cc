@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "ir/node_dispatch.h"
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
 
