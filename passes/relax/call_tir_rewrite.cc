@@ -18,6 +18,7 @@
 
 #include "ir/relax/expr_mutator.h"
 #include "ir/relax/ops/op_common.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -132,12 +133,7 @@ class CallTirRewriter : public ExprMutator {
 
 IRModule call_tir_rewrite(const IRModule& module) {
   CallTirRewriter rewriter(module);
-  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
-  for (const auto& [gv, func] : module->functions) {
-    Function f = func.cast<FunctionNode>();
-    functions.emplace_back(gv, f.defined() ? Ref<Object>(rewriter.visit_expr(f)) : func);
-  }
-  return make_module(std::move(functions), module->attrs, module->span);
+  return map_relax_functions(module, [&](const Function& f) { return rewriter.visit_expr(f); });
 }
 
 }  // namespace relaxc::relax

@@ -8,6 +8,7 @@
 // R.invoke_pure_closure becomes R.invoke_closure; inside one they stay, since an impure
 // call is never allowed there.
 #include "ir/relax/expr_mutator.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -49,12 +50,7 @@ class PurityCheckRemover : public ExprMutator {
 
 IRModule remove_purity_checking(const IRModule& module) {
   PurityCheckRemover remover(module);
-  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
-  for (const auto& [gv, func] : module->functions) {
-    Function f = func.cast<FunctionNode>();
-    functions.emplace_back(gv, f.defined() ? Ref<Object>(remover.visit_expr(f)) : func);
-  }
-  return make_module(std::move(functions), module->attrs, module->span);
+  return map_relax_functions(module, [&](const Function& f) { return remover.visit_expr(f); });
 }
 
 }  // namespace relaxc::relax

@@ -13,6 +13,7 @@
 
 #include "ir/relax/expr_mutator.h"
 #include "ir/relax/ops/op_common.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -126,12 +127,7 @@ class VmBuiltinLowerer : public ExprMutator {
 
 IRModule vm_builtin_lower(const IRModule& module) {
   VmBuiltinLowerer lowerer(module);
-  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
-  for (const auto& [gv, func] : module->functions) {
-    Function f = func.cast<FunctionNode>();
-    functions.emplace_back(gv, f.defined() ? Ref<Object>(lowerer.visit_expr(f)) : func);
-  }
-  return make_module(std::move(functions), module->attrs, module->span);
+  return map_relax_functions(module, [&](const Function& f) { return lowerer.visit_expr(f); });
 }
 
 }  // namespace relaxc::relax
