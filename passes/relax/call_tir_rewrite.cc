@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ir/relax/expr_mutator.h"
+#include "ir/relax/op_handles.h"
 #include "ir/relax/ops/op_common.h"
 #include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
@@ -27,8 +28,8 @@ namespace {
 
 bool is_dps_call(const Expr& value) {
   const auto* call = value.as<CallNode>();
-  const auto* op = call != nullptr ? call->op.as<OpNode>() : nullptr;
-  return op != nullptr && (op->name == "relax.call_tir" || op->name == "relax.call_dps_packed");
+  return call != nullptr &&
+         (call->op.same_as(ops::call_tir()) || call->op.same_as(ops::call_dps_packed()));
 }
 
 class CallTirRewriter : public ExprMutator {
@@ -76,7 +77,7 @@ class CallTirRewriter : public ExprMutator {
     }
     std::vector<Expr> args;
     Expr callee = call->args[0];
-    bool packed = op->name == "relax.call_dps_packed";
+    bool packed = call->op.same_as(ops::call_dps_packed());
     if (packed) args.push_back(callee);
     for (Expr& input : tuple_fields(call->args[1], span)) args.push_back(std::move(input));
     args.insert(args.end(), outputs.begin(), outputs.end());
