@@ -18,15 +18,15 @@ std::unique_ptr<Device> open_cuda(const std::string& spec, const std::string& se
     char* end = nullptr;
     long ordinal = std::strtol(selector.c_str(), &end, 10);
     if (*end != '\0' || selector[0] == '-' || selector[0] == '+' || ordinal > 1 << 20) {
-      throw RuntimeError("device '" + spec + "': '" + selector +
-                         "' is not a CUDA device index (0, 1, ...)");
+      runtime_error() << "device '" << spec << "': '" << selector
+                      << "' is not a CUDA device index (0, 1, ...)";
     }
     options.device = static_cast<int>(ordinal);
   }
   try {
     return open_cuda_device(options);
   } catch (const RuntimeError& e) {
-    throw RuntimeError("device '" + spec + "': " + e.what());
+    runtime_error() << "device '" << spec << "': " << e.what();
   }
 }
 
@@ -36,7 +36,7 @@ std::unique_ptr<Device> open_vulkan(const std::string& spec, const std::string& 
   try {
     return open_vulkan_device(options);
   } catch (const RuntimeError& e) {
-    throw RuntimeError("device '" + spec + "': " + e.what());
+    runtime_error() << "device '" << spec << "': " << e.what();
   }
 }
 
@@ -52,8 +52,8 @@ std::unique_ptr<Device> open_best(const std::string& spec) {
   try {
     return open_vulkan_device();
   } catch (const RuntimeError& e) {
-    throw RuntimeError("device '" + spec + "': no device present. CUDA: " + cuda_failure +
-                       ". Vulkan: " + e.what());
+    runtime_error() << "device '" << spec << "': no device present. CUDA: " << cuda_failure
+                    << ". Vulkan: " << e.what();
   }
 }
 
@@ -65,11 +65,11 @@ std::unique_ptr<Device> open_device(const std::string& spec) {
   std::string kind = spec.substr(0, colon);
   std::string selector = colon == std::string::npos ? "" : spec.substr(colon + 1);
   if (colon != std::string::npos && selector.empty()) {
-    throw RuntimeError("device '" + spec + "': nothing after ':'; " + kAccepted);
+    runtime_error() << "device '" << spec << "': nothing after ':'; " << kAccepted;
   }
   if (kind == "cuda") return open_cuda(spec, selector);
   if (kind == "vulkan") return open_vulkan(spec, selector);
-  throw RuntimeError("device '" + spec + "': unknown device kind '" + kind + "'; " + kAccepted);
+  runtime_error() << "device '" << spec << "': unknown device kind '" << kind << "'; " << kAccepted;
 }
 
 }  // namespace relaxc::runtime

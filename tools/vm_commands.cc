@@ -133,7 +133,7 @@ std::unique_ptr<runtime::Device> open_run_device(const std::string& spec,
       failures += std::string(failures.empty() ? "" : "; ") + e.what();
     }
   }
-  throw runtime::RuntimeError("no device present runs the executable's kernels: " + failures);
+  runtime::runtime_error() << "no device present runs the executable's kernels: " << failures;
 }
 
 // One output of a run: its name (FUNCTION_I) and value (a tensor, shape or PrimValue).
@@ -261,11 +261,10 @@ std::vector<Value> load_inputs(runtime::vm::VirtualMachine& vm, const CommandLin
     if (params.size() != cl.inputs.size()) {
       std::string names;
       for (const std::string& p : params) names += (names.empty() ? "" : ", ") + p;
-      throw runtime::RuntimeError(
-          "function '" + cl.function + "' takes " + std::to_string(params.size()) +
-          (params.size() == 1 ? " argument" : " arguments") +
-          (names.empty() ? "" : " (" + names + ")") + ", got " +
-          std::to_string(cl.inputs.size()) + " --input");
+      runtime::runtime_error() << "function '" << cl.function << "' takes " << params.size()
+                               << (params.size() == 1 ? " argument" : " arguments")
+                               << (names.empty() ? "" : " (" + names + ")") << ", got "
+                               << cl.inputs.size() << " --input";
     }
   }
   std::vector<Value> args;

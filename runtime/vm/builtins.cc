@@ -21,7 +21,7 @@ void BuiltinArgs::expect_at_least(size_t n) const {
 }
 
 void BuiltinArgs::fail(const std::string& message) const {
-  throw RuntimeError(builtin_ + ": " + message);
+  runtime_error() << builtin_ << ": " << message;
 }
 
 void BuiltinArgs::wrong_kind(size_t i, const char* what, const char* expected) const {
@@ -72,16 +72,16 @@ std::string kind_with_article(const Value& value) {
 }
 
 size_t checked_tensor_bytes(DType dtype, std::span<const int64_t> shape, const std::string& what) {
-  if (dtype.is_void()) throw RuntimeError(what + ": a tensor needs a dtype, got void");
+  if (dtype.is_void()) runtime_error() << what << ": a tensor needs a dtype, got void";
   int64_t total = dtype.bytes();
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] < 0) {
-      throw RuntimeError(what + ": dimension " + std::to_string(d) + " of shape " +
-                         shape_text(shape) + " is negative");
+      runtime_error() << what << ": dimension " << d << " of shape " << shape_text(shape)
+                      << " is negative";
     }
     if (__builtin_mul_overflow(total, shape[d], &total)) {
-      throw RuntimeError(what + ": a " + dtype.str() + " tensor of shape " + shape_text(shape) +
-                         " is larger than the address space");
+      runtime_error() << what << ": a " << dtype.str() << " tensor of shape " << shape_text(shape)
+                      << " is larger than the address space";
     }
   }
   return static_cast<size_t>(total);

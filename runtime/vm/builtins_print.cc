@@ -46,7 +46,7 @@ T load(const uint8_t* data) {
 }
 
 [[noreturn]] void unreadable(DType dtype) {
-  throw RuntimeError("cannot read elements of dtype " + dtype.str() + " on the host");
+  runtime_error() << "cannot read elements of dtype " << dtype.str() << " on the host";
 }
 
 std::string float_text(double v, bool single) {

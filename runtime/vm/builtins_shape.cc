@@ -113,11 +113,11 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
   } else if (in[0].kind() == Value::Kind::Shape) {
     dims = &in[0].as_shape();
   } else {
-    throw RuntimeError(err_ctx + ": expected a tensor or a shape, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a tensor or a shape, got "
+                    << kind_with_article(in[0]);
   }
   if (dims->size() != static_cast<size_t>(ndim)) {
-    throw RuntimeError(err_ctx + ": ndim is " + std::to_string(dims->size()) + ", expected " +
-                       std::to_string(ndim));
+    runtime_error() << err_ctx << ": ndim is " << dims->size() << ", expected " << ndim;
   }
   for (size_t d = 0; d < dims->size(); ++d) {
     int64_t code = args.integer(3 + 2 * d, "code");
@@ -132,14 +132,14 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
         break;
       case kAssertEqualToImm:
         if (actual != value) {
-          throw RuntimeError(err_ctx + found + ", expected " + std::to_string(value));
+          runtime_error() << err_ctx << found << ", expected " << value;
         }
         break;
       case kAssertEqualToLoad: {
         int64_t expected = heap_slot(args, heap, value);
         if (actual != expected) {
-          throw RuntimeError(err_ctx + found + ", expected " + std::to_string(expected) +
-                             loaded_value_note(err_ctx, d));
+          runtime_error() << err_ctx << found << ", expected " << expected
+                          << loaded_value_note(err_ctx, d);
         }
         break;
       }
@@ -159,7 +159,7 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
   const std::string& err_ctx = context(args.string(4, "err_ctx"), name);
   std::span<int64_t> heap = heap_slots(args, 1);
   if (in[0].kind() != Value::Kind::Int) {
-    throw RuntimeError(err_ctx + ": expected an integer, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected an integer, got " << kind_with_article(in[0]);
   }
   int64_t actual = in[0].as_int();
   int64_t code = args.integer(2, "code");
@@ -172,14 +172,13 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
       heap_slot(args, heap, value) = actual;
       break;
     case kAssertEqualToImm:
-      if (actual != value)
-        throw RuntimeError(err_ctx + found + ", expected " + std::to_string(value));
+      if (actual != value) runtime_error() << err_ctx << found << ", expected " << value;
       break;
     case kAssertEqualToLoad: {
       int64_t expected = heap_slot(args, heap, value);
       if (actual != expected) {
-        throw RuntimeError(err_ctx + found + ", expected " + std::to_string(expected) +
-                           " (the value bound earlier)");
+        runtime_error() << err_ctx << found << ", expected " << expected
+                        << " (the value bound earlier)";
       }
       break;
     }
@@ -238,8 +237,7 @@ Value alloc_shape_heap(VirtualMachine& vm, std::span<const Value> in) {
 // The rank check of check_tensor_info and check_shape_info; ndim -1 allows any.
 void check_ndim(const std::string& err_ctx, size_t actual, int64_t expected) {
   if (expected >= 0 && actual != static_cast<size_t>(expected)) {
-    throw RuntimeError(err_ctx + ": ndim is " + std::to_string(actual) + ", expected " +
-                       std::to_string(expected));
+    runtime_error() << err_ctx << ": ndim is " << actual << ", expected " << expected;
   }
 }
 
@@ -252,12 +250,12 @@ Value check_tensor_info(VirtualMachine&, std::span<const Value> in) {
   int64_t ndim = args.integer(1, "ndim");
   DType dtype = args.dtype(2, "dtype");
   if (in[0].kind() != Value::Kind::Tensor) {
-    throw RuntimeError(err_ctx + ": expected a tensor, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a tensor, got " << kind_with_article(in[0]);
   }
   const Tensor& t = in[0].as_tensor();
   check_ndim(err_ctx, t.shape.size(), ndim);
   if (!dtype.is_void() && t.dtype != dtype) {
-    throw RuntimeError(err_ctx + ": dtype is " + t.dtype.str() + ", expected " + dtype.str());
+    runtime_error() << err_ctx << ": dtype is " << t.dtype.str() << ", expected " << dtype.str();
   }
   return Value();
 }
@@ -270,7 +268,7 @@ Value check_shape_info(VirtualMachine&, std::span<const Value> in) {
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
   int64_t ndim = args.integer(1, "ndim");
   if (in[0].kind() != Value::Kind::Shape) {
-    throw RuntimeError(err_ctx + ": expected a shape, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a shape, got " << kind_with_article(in[0]);
   }
   check_ndim(err_ctx, in[0].as_shape().size(), ndim);
   return Value();
@@ -290,8 +288,8 @@ Value check_prim_value_info(VirtualMachine&, std::span<const Value> in) {
             : is_float      ? (kind == Value::Kind::Float || kind == Value::Kind::Int)
                             : kind == Value::Kind::Int;
   if (!ok) {
-    throw RuntimeError(err_ctx + ": expected a " + (dtype.is_void() ? "" : dtype.str() + " ") +
-                       "PrimValue, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a " << (dtype.is_void() ? "" : dtype.str() + " ")
+                    << "PrimValue, got " << kind_with_article(in[0]);
   }
   return Value();
 }
@@ -304,12 +302,11 @@ Value check_tuple_info(VirtualMachine&, std::span<const Value> in) {
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
   int64_t size = args.integer(1, "size");
   if (in[0].kind() != Value::Kind::Tuple) {
-    throw RuntimeError(err_ctx + ": expected a tuple, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a tuple, got " << kind_with_article(in[0]);
   }
   size_t actual = in[0].as_tuple().size();
   if (size >= 0 && actual != static_cast<size_t>(size)) {
-    throw RuntimeError(err_ctx + ": the tuple has " + std::to_string(actual) +
-                       " fields, expected " + std::to_string(size));
+    runtime_error() << err_ctx << ": the tuple has " << actual << " fields, expected " << size;
   }
   return Value();
 }
@@ -321,7 +318,7 @@ Value check_func_info(VirtualMachine&, std::span<const Value> in) {
   args.expect_count(2);
   const std::string& err_ctx = context(args.string(1, "err_ctx"), name);
   if (in[0].kind() != Value::Kind::Closure) {
-    throw RuntimeError(err_ctx + ": expected a function, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a function, got " << kind_with_article(in[0]);
   }
   return Value();
 }
