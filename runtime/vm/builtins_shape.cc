@@ -12,16 +12,6 @@
 namespace relaxc::runtime::vm {
 namespace {
 
-// match_shape / match_prim_value codes.
-enum MatchCode : int64_t {
-  kNoOp = 0,
-  kStoreToHeap = 1,
-  kAssertEqualToImm = 2,
-  kAssertEqualToLoad = 3
-};
-// make_shape / make_prim_value codes.
-enum MakeCode : int64_t { kUseImm = 0, kLoadShape = 1 };
-
 // The shape heap argument: an int64 host tensor of one dimension.
 std::span<int64_t> heap_slots(const BuiltinArgs& args, size_t i) {
   const Tensor& heap = args.tensor(i, "shape_heap");
@@ -97,7 +87,7 @@ std::string context(const std::string& err_ctx, const char* builtin) {
 
 // match_shape(x_or_shape, heap, ndim, code0, value0, ..., err_ctx)
 Value match_shape(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.match_shape";
+  const char* name = builtin::kMatchShape;
   BuiltinArgs args(name, in);
   args.expect_at_least(4);
   int64_t ndim = args.integer(2, "ndim");
@@ -125,17 +115,17 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
     int64_t actual = (*dims)[d];
     std::string found = ": dimension " + std::to_string(d) + " is " + std::to_string(actual);
     switch (code) {
-      case kNoOp:
+      case builtin::kNoOp:
         break;
-      case kStoreToHeap:
+      case builtin::kStoreToHeap:
         heap_slot(args, heap, value) = actual;
         break;
-      case kAssertEqualToImm:
+      case builtin::kAssertEqualToImm:
         if (actual != value) {
           runtime_error() << err_ctx << found << ", expected " << value;
         }
         break;
-      case kAssertEqualToLoad: {
+      case builtin::kAssertEqualToLoad: {
         int64_t expected = heap_slot(args, heap, value);
         if (actual != expected) {
           runtime_error() << err_ctx << found << ", expected " << expected
@@ -153,7 +143,7 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
 
 // match_prim_value(v, heap, code, value, err_ctx)
 Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.match_prim_value";
+  const char* name = builtin::kMatchPrimValue;
   BuiltinArgs args(name, in);
   args.expect_count(5);
   const std::string& err_ctx = context(args.string(4, "err_ctx"), name);
@@ -166,15 +156,15 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
   int64_t value = args.integer(3, "value");
   std::string found = ": value is " + std::to_string(actual);
   switch (code) {
-    case kNoOp:
+    case builtin::kNoOp:
       break;
-    case kStoreToHeap:
+    case builtin::kStoreToHeap:
       heap_slot(args, heap, value) = actual;
       break;
-    case kAssertEqualToImm:
+    case builtin::kAssertEqualToImm:
       if (actual != value) runtime_error() << err_ctx << found << ", expected " << value;
       break;
-    case kAssertEqualToLoad: {
+    case builtin::kAssertEqualToLoad: {
       int64_t expected = heap_slot(args, heap, value);
       if (actual != expected) {
         runtime_error() << err_ctx << found << ", expected " << expected
@@ -191,14 +181,14 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
 int64_t make_value(const BuiltinArgs& args, std::span<int64_t> heap, size_t code_arg) {
   int64_t code = args.integer(code_arg, "code");
   int64_t value = args.integer(code_arg + 1, "value");
-  if (code == kUseImm) return value;
-  if (code == kLoadShape) return heap_slot(args, heap, value);
+  if (code == builtin::kUseImm) return value;
+  if (code == builtin::kLoadShape) return heap_slot(args, heap, value);
   args.fail("unknown make code " + std::to_string(code));
 }
 
 // make_shape(heap, ndim, code0, value0, ...) -> Shape
 Value make_shape(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.make_shape", in);
+  BuiltinArgs args(builtin::kMakeShape, in);
   args.expect_at_least(2);
   int64_t ndim = args.integer(1, "ndim");
   if (ndim < 0 || in.size() != 2 + 2 * static_cast<size_t>(ndim)) {
@@ -214,7 +204,7 @@ Value make_shape(VirtualMachine&, std::span<const Value> in) {
 
 // make_prim_value(heap, code, value, dtype) -> PrimValue of dtype
 Value make_prim_value(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.make_prim_value", in);
+  BuiltinArgs args(builtin::kMakePrimValue, in);
   args.expect_count(4);
   std::span<int64_t> heap = heap_slots(args, 0);
   int64_t v = make_value(args, heap, 1);
@@ -226,7 +216,7 @@ Value make_prim_value(VirtualMachine&, std::span<const Value> in) {
 }
 
 Value alloc_shape_heap(VirtualMachine& vm, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.alloc_shape_heap", in);
+  BuiltinArgs args(builtin::kAllocShapeHeap, in);
   args.expect_count(1);
   int64_t size = args.integer(0, "size");
   if (size < 0) args.fail("size " + std::to_string(size) + " is negative");
@@ -243,7 +233,7 @@ void check_ndim(const std::string& err_ctx, size_t actual, int64_t expected) {
 
 // check_tensor_info(x, ndim, dtype, err_ctx); dtype void allows any.
 Value check_tensor_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_tensor_info";
+  const char* name = builtin::kCheckTensorInfo;
   BuiltinArgs args(name, in);
   args.expect_count(4);
   const std::string& err_ctx = context(args.string(3, "err_ctx"), name);
@@ -262,7 +252,7 @@ Value check_tensor_info(VirtualMachine&, std::span<const Value> in) {
 
 // check_shape_info(s, ndim, err_ctx)
 Value check_shape_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_shape_info";
+  const char* name = builtin::kCheckShapeInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
@@ -277,7 +267,7 @@ Value check_shape_info(VirtualMachine&, std::span<const Value> in) {
 // check_prim_value_info(v, dtype, err_ctx): an integer dtype wants an Int value, a
 // float dtype a Float value (an integer is accepted there); void wants either.
 Value check_prim_value_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_prim_value_info";
+  const char* name = builtin::kCheckPrimValueInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
@@ -296,7 +286,7 @@ Value check_prim_value_info(VirtualMachine&, std::span<const Value> in) {
 
 // check_tuple_info(t, size, err_ctx)
 Value check_tuple_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_tuple_info";
+  const char* name = builtin::kCheckTupleInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
@@ -313,7 +303,7 @@ Value check_tuple_info(VirtualMachine&, std::span<const Value> in) {
 
 // check_func_info(f, err_ctx)
 Value check_func_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_func_info";
+  const char* name = builtin::kCheckFuncInfo;
   BuiltinArgs args(name, in);
   args.expect_count(2);
   const std::string& err_ctx = context(args.string(1, "err_ctx"), name);
@@ -326,16 +316,16 @@ Value check_func_info(VirtualMachine&, std::span<const Value> in) {
 }  // namespace
 
 void add_shape_builtins(PackedFuncTable& table) {
-  table.emplace_back("vm.builtin.alloc_shape_heap", alloc_shape_heap);
-  table.emplace_back("vm.builtin.match_shape", match_shape);
-  table.emplace_back("vm.builtin.match_prim_value", match_prim_value);
-  table.emplace_back("vm.builtin.make_shape", make_shape);
-  table.emplace_back("vm.builtin.make_prim_value", make_prim_value);
-  table.emplace_back("vm.builtin.check_tensor_info", check_tensor_info);
-  table.emplace_back("vm.builtin.check_shape_info", check_shape_info);
-  table.emplace_back("vm.builtin.check_prim_value_info", check_prim_value_info);
-  table.emplace_back("vm.builtin.check_tuple_info", check_tuple_info);
-  table.emplace_back("vm.builtin.check_func_info", check_func_info);
+  table.emplace_back(builtin::kAllocShapeHeap, alloc_shape_heap);
+  table.emplace_back(builtin::kMatchShape, match_shape);
+  table.emplace_back(builtin::kMatchPrimValue, match_prim_value);
+  table.emplace_back(builtin::kMakeShape, make_shape);
+  table.emplace_back(builtin::kMakePrimValue, make_prim_value);
+  table.emplace_back(builtin::kCheckTensorInfo, check_tensor_info);
+  table.emplace_back(builtin::kCheckShapeInfo, check_shape_info);
+  table.emplace_back(builtin::kCheckPrimValueInfo, check_prim_value_info);
+  table.emplace_back(builtin::kCheckTupleInfo, check_tuple_info);
+  table.emplace_back(builtin::kCheckFuncInfo, check_func_info);
 }
 
 }  // namespace relaxc::runtime::vm
