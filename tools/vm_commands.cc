@@ -20,6 +20,7 @@
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
+#include "runtime/device_registry.h"
 #include "runtime/npy.h"
 #include "runtime/open_device.h"
 #include "runtime/vm/executable.h"
@@ -122,13 +123,13 @@ std::unique_ptr<runtime::Device> open_run_device(const std::string& spec,
     return runtime::open_device(spec);
   }
   std::string failures;
-  for (auto [format, kind] : {std::pair{runtime::KernelFormat::Ptx, "cuda"},
-                              std::pair{runtime::KernelFormat::SpirV, "vulkan"}}) {
+  for (const runtime::DeviceKind* kind : runtime::device_kinds_by_preference()) {
     bool has = false;
-    for (const runtime::vm::Backend& b : exe->backends) has = has || b.format == format;
+    for (const runtime::vm::Backend& b : exe->backends)
+      has = has || b.format == kind->kernel_format;
     if (!has) continue;
     try {
-      return runtime::open_device(kind);
+      return runtime::open_device(std::string(kind->name));
     } catch (const runtime::RuntimeError& e) {
       failures += std::string(failures.empty() ? "" : "; ") + e.what();
     }
