@@ -1,4 +1,5 @@
-// The hand-written kernels of the device tests, in SPIR-V assembly and PTX.
+// The hand-written kernels of the device tests, in SPIR-V assembly and PTX, and a run of
+// vector_add.
 #include "tests/support/hand_written_kernels.h"
 
 #include <gtest/gtest.h>
@@ -260,6 +261,21 @@ runtime::KernelBinary iota64_kernel(runtime::KernelFormat format) {
   kernel.num_buffers = 1;
   kernel.scalars = {runtime::ScalarType::Int32, runtime::ScalarType::Int64};
   return kernel;
+}
+
+std::vector<float> run_vector_add(runtime::Device& device, runtime::KernelId add,
+                                  const std::vector<float>& a, const std::vector<float>& b) {
+  size_t bytes = a.size() * sizeof(float);
+  std::vector<runtime::DeviceBuffer> buffers = {device.allocate(bytes), device.allocate(bytes),
+                                                device.allocate(bytes)};
+  device.upload(buffers[0], 0, a.data(), bytes);
+  device.upload(buffers[1], 0, b.data(), bytes);
+  std::vector<int64_t> scalars = {static_cast<int64_t>(a.size())};
+  device.launch(add, {static_cast<uint32_t>((a.size() + 63) / 64), 1, 1}, buffers, scalars);
+  std::vector<float> c(a.size());
+  device.download(c.data(), buffers[2], 0, bytes);
+  for (runtime::DeviceBuffer buffer : buffers) device.release(buffer);
+  return c;
 }
 
 }  // namespace relaxc::testing

@@ -1,5 +1,6 @@
 // Hand-written kernels for the device tests, in each kernel format: vector_add and
-// iota64 as SPIR-V (assembled and validated here) and as PTX, with their ABI.
+// iota64 as SPIR-V (assembled and validated here) and as PTX, with their ABI; and a run
+// of vector_add on a device.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -24,5 +25,10 @@ std::vector<uint8_t> assemble_spirv(const std::string& text);
 runtime::KernelBinary vector_add_kernel(runtime::KernelFormat format);
 // out[i] = start + i for i < n: buffer out, then n (int32) and start (int64); blocks of 64.
 runtime::KernelBinary iota64_kernel(runtime::KernelFormat format);
+
+// c = a + b on `device` with `add` (a loaded vector_add_kernel): uploads a and b, launches
+// blocks of 64 over them, downloads c and releases the three buffers.
+std::vector<float> run_vector_add(runtime::Device& device, runtime::KernelId add,
+                                  const std::vector<float>& a, const std::vector<float>& b);
 
 }  // namespace relaxc::testing

@@ -25,6 +25,7 @@ namespace {
 
 using relaxc::testing::kIota64Ptx;
 using relaxc::testing::kVectorAddPtx;
+using relaxc::testing::run_vector_add;
 
 // Uses a register it never declares: the JIT compiler rejects it.
 constexpr const char* kBroken = R"(
@@ -211,23 +212,6 @@ class CudaGpuTest : public ::testing::Test {
   }
   CudaDevice& device() { return *device_; }
 
-  std::vector<float> run_vector_add(KernelId kernel, const std::vector<float>& a,
-                                    const std::vector<float>& b) {
-    size_t bytes = a.size() * sizeof(float);
-    DeviceBuffer da = device().allocate(bytes), db = device().allocate(bytes),
-                 dc = device().allocate(bytes);
-    device().upload(da, 0, a.data(), bytes);
-    device().upload(db, 0, b.data(), bytes);
-    uint32_t blocks = static_cast<uint32_t>((a.size() + 63) / 64);
-    DeviceBuffer args[] = {da, db, dc};
-    int64_t n = static_cast<int64_t>(a.size());
-    device().launch(kernel, {blocks, 1, 1}, args, {&n, 1});
-    std::vector<float> c(a.size());
-    device().download(c.data(), dc, 0, bytes);
-    for (DeviceBuffer buffer : args) device().release(buffer);
-    return c;
-  }
-
   CudaDevice* device_ = nullptr;
 };
 
@@ -257,7 +241,7 @@ TEST_F(CudaGpuTest, LoadingTwiceReturnsTheSameKernel) {
   KernelId wider = device().load_kernel(binary);
   EXPECT_NE(wider, first);
   std::vector<float> a(300, 1.5f), b(300, 2.25f);
-  std::vector<float> c = run_vector_add(wider, a, b);  // 64-wide grid, 128-wide blocks
+  std::vector<float> c = run_vector_add(device(), wider, a, b);  // 64-wide grid, 128-wide blocks
   for (float value : c) ASSERT_EQ(value, 3.75f);
 }
 

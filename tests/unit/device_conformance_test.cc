@@ -27,6 +27,7 @@ namespace relaxc::runtime {
 namespace {
 
 using relaxc::testing::iota64_kernel;
+using relaxc::testing::run_vector_add;
 using relaxc::testing::vector_add_kernel;
 
 // One way of opening a device that the suite runs on.
@@ -131,18 +132,6 @@ class DeviceConformanceTest : public ::testing::TestWithParam<DeviceConfig> {
 
   KernelId load_vector_add() {
     return device_->load_kernel(vector_add_kernel(device_->kernel_format()));
-  }
-
-  std::vector<float> run_vector_add(KernelId add, const std::vector<float>& a,
-                                    const std::vector<float>& b) {
-    DeviceBuffer da = upload_vector(*device_, a), db = upload_vector(*device_, b);
-    DeviceBuffer dc = device_->allocate(a.size() * sizeof(float));
-    std::vector<DeviceBuffer> buffers = {da, db, dc};
-    std::vector<int64_t> scalars = {static_cast<int64_t>(a.size())};
-    device_->launch(add, {blocks_for(static_cast<int64_t>(a.size()), 64), 1, 1}, buffers, scalars);
-    std::vector<float> c = download_vector<float>(*device_, dc, a.size());
-    for (DeviceBuffer buffer : buffers) device_->release(buffer);
-    return c;
   }
 
   std::unique_ptr<Device> device_;
@@ -306,7 +295,7 @@ TEST_P(DeviceConformanceTest, VectorAddMatchesCpu) {
       b[i] = 3.0f - static_cast<float>(i % 97) * 0.25f;
       expected[i] = a[i] + b[i];
     }
-    EXPECT_EQ(run_vector_add(add, a, b), expected) << "n = " << n;
+    EXPECT_EQ(run_vector_add(*device_, add, a, b), expected) << "n = " << n;
   }
 }
 
@@ -393,7 +382,7 @@ TEST_P(DeviceConformanceTest, ReleasesOfManyPendingLaunchesAreDeferred) {
   }
   device_->synchronize();
   std::vector<float> a(512, 2.0f), b(512, 0.125f);
-  EXPECT_EQ(run_vector_add(add, a, b), std::vector<float>(512, 2.125f));
+  EXPECT_EQ(run_vector_add(*device_, add, a, b), std::vector<float>(512, 2.125f));
 }
 
 TEST_P(DeviceConformanceTest, LoadingTheSameKernelTwiceReturnsItsId) {
@@ -454,7 +443,7 @@ TEST_P(DeviceConformanceTest, AbiErrorsNameTheKernelAndArgumentThenTheDeviceWork
   for (DeviceBuffer buffer : three) device_->release(buffer);
 
   std::vector<float> x = {1, 2, 3}, y = {10, 20, 30};
-  EXPECT_EQ(run_vector_add(add, x, y), (std::vector<float>{11, 22, 33}));
+  EXPECT_EQ(run_vector_add(*device_, add, x, y), (std::vector<float>{11, 22, 33}));
 }
 
 }  // namespace

@@ -20,11 +20,9 @@
 namespace relaxc::runtime {
 namespace {
 
-KernelBinary vector_add_kernel() { return relaxc::testing::vector_add_kernel(KernelFormat::SpirV); }
+using relaxc::testing::run_vector_add;
 
-uint32_t blocks_for(int64_t n, int64_t block) {
-  return static_cast<uint32_t>((n + block - 1) / block);
-}
+KernelBinary vector_add_kernel() { return relaxc::testing::vector_add_kernel(KernelFormat::SpirV); }
 
 // The message of the RuntimeError `action` throws; empty when it throws none.
 template <typename Action>
@@ -89,20 +87,6 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
-template <typename T>
-DeviceBuffer upload_vector(Device& device, const std::vector<T>& values) {
-  DeviceBuffer buffer = device.allocate(values.size() * sizeof(T));
-  device.upload(buffer, 0, values.data(), values.size() * sizeof(T));
-  return buffer;
-}
-
-template <typename T>
-std::vector<T> download_vector(Device& device, DeviceBuffer buffer, size_t count) {
-  std::vector<T> values(count);
-  device.download(values.data(), buffer, 0, count * sizeof(T));
-  return values;
-}
-
 void expect_no_validation_messages(const VulkanDevice& device) {
   std::vector<std::string> messages = device.validation_messages();
   EXPECT_TRUE(messages.empty()) << messages.size() << " validation message(s), the first: "
@@ -123,18 +107,6 @@ class VulkanDeviceTest : public ::testing::TestWithParam<bool> {
   }
   void TearDown() override {
     if (device_ != nullptr) expect_no_validation_messages(*device_);
-  }
-
-  std::vector<float> run_vector_add(KernelId add, const std::vector<float>& a,
-                                    const std::vector<float>& b) {
-    DeviceBuffer da = upload_vector(*device_, a), db = upload_vector(*device_, b);
-    DeviceBuffer dc = device_->allocate(a.size() * sizeof(float));
-    std::vector<DeviceBuffer> buffers = {da, db, dc};
-    std::vector<int64_t> scalars = {static_cast<int64_t>(a.size())};
-    device_->launch(add, {blocks_for(static_cast<int64_t>(a.size()), 64), 1, 1}, buffers, scalars);
-    std::vector<float> c = download_vector<float>(*device_, dc, a.size());
-    for (DeviceBuffer buffer : buffers) device_->release(buffer);
-    return c;
   }
 
   std::unique_ptr<VulkanDevice> device_;
@@ -271,7 +243,7 @@ TEST_P(VulkanDeviceTest, EmptyBufferArgumentsAreRefusedThenTheDeviceWorks) {
                            std::to_string(empty.id) + ") is empty"));
   for (DeviceBuffer buffer : with_empty) device_->release(buffer);
   std::vector<float> x = {1, 2, 3}, y = {10, 20, 30};
-  EXPECT_EQ(run_vector_add(add, x, y), (std::vector<float>{11, 22, 33}));
+  EXPECT_EQ(run_vector_add(*device_, add, x, y), (std::vector<float>{11, 22, 33}));
 }
 
 TEST_P(VulkanDeviceTest, DamagedSpirvIsRefusedWithItsReason) {
@@ -301,7 +273,7 @@ TEST_P(VulkanDeviceTest, DamagedSpirvIsRefusedWithItsReason) {
                        "has dimension 0 outside [1, "));
   // The device still loads and runs a good kernel.
   KernelId add = device_->load_kernel(vector_add_kernel());
-  EXPECT_EQ(run_vector_add(add, {1.0f}, {2.0f}), std::vector<float>{3.0f});
+  EXPECT_EQ(run_vector_add(*device_, add, {1.0f}, {2.0f}), std::vector<float>{3.0f});
 }
 
 }  // namespace
