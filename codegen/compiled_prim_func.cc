@@ -125,8 +125,8 @@ void PrimFuncLauncher::launch(std::span<const BufferArg> args,
     if (func_.lowered.source->buffer_of(param).defined()) continue;
     auto it = scalars.find(param->name);
     if (it == scalars.end()) {
-      throw runtime::RuntimeError("kernel function '" + func_.lowered.name +
-                                  "': no value for scalar parameter '" + param->name + "'");
+      runtime::runtime_error() << "kernel function '" << func_.lowered.name
+                               << "': no value for scalar parameter '" << param->name << "'";
     }
     scalar_values.push_back(it->second);
   }

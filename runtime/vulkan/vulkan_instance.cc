@@ -85,7 +85,7 @@ VulkanInstance VulkanInstance::create(bool validation) {
     check_vk(global.vkEnumerateInstanceVersion(&loader_version), "vkEnumerateInstanceVersion");
   }
   if (loader_version < VK_API_VERSION_1_1) {
-    throw RuntimeError("the Vulkan loader supports only Vulkan 1.0; relaxc needs 1.1 or later");
+    runtime_error() << "the Vulkan loader supports only Vulkan 1.0; relaxc needs 1.1 or later";
   }
 
   VulkanInstance instance;
@@ -96,16 +96,14 @@ VulkanInstance VulkanInstance::create(bool validation) {
       VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
   if (validation) {
     if (!has_layer(global, kValidationLayer)) {
-      throw RuntimeError(std::string("Vulkan validation was requested but the layer ") +
-                         kValidationLayer +
-                         " is not installed (Debian/Ubuntu: apt install "
-                         "vulkan-validationlayers)");
+      runtime_error() << "Vulkan validation was requested but the layer " << kValidationLayer
+                      << " is not installed (Debian/Ubuntu: apt install "
+                         "vulkan-validationlayers)";
     }
     if (!has_instance_extension(global, kValidationLayer, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
         !has_instance_extension(global, nullptr, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
-      throw RuntimeError(
-          "Vulkan validation was requested but VK_EXT_debug_utils, which "
-          "reports its messages, is not available");
+      runtime_error() << "Vulkan validation was requested but VK_EXT_debug_utils, which "
+                         "reports its messages, is not available";
     }
     layers.push_back(kValidationLayer);
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
