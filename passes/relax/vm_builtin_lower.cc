@@ -16,10 +16,13 @@
 #include "ir/relax/ops/op_common.h"
 #include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
+#include "runtime/vm/builtin_abi.h"
 
 namespace relaxc::relax {
 
 namespace {
+
+namespace abi = runtime::vm::builtin;
 
 class VmBuiltinLowerer : public ExprMutator {
  public:
@@ -51,30 +54,30 @@ class VmBuiltinLowerer : public ExprMutator {
       return builder_.call_op("relax.call_packed", args, call->sinfo_args, call->attrs, call->span);
     }
     if (op.same_as(ops::alloc_storage())) {
-      return builtin("vm.builtin.alloc_storage", args, object_sinfo(), call->span);
+      return builtin(abi::kAllocStorage, args, object_sinfo(), call->span);
     }
     if (op.same_as(ops::alloc_tensor())) {
-      return builtin("vm.builtin.alloc_tensor", args, sinfo, call->span);
+      return builtin(abi::kAllocTensor, args, sinfo, call->span);
     }
-    if (op.same_as(ops::reshape())) return builtin("vm.builtin.reshape", args, sinfo, call->span);
+    if (op.same_as(ops::reshape())) return builtin(abi::kReshape, args, sinfo, call->span);
     if (op.same_as(ops::flatten())) return flatten(call);
-    if (op.same_as(ops::shape_of())) return builtin("vm.builtin.shape_of", args, sinfo, call->span);
+    if (op.same_as(ops::shape_of())) return builtin(abi::kShapeOf, args, sinfo, call->span);
     if (op.same_as(ops::null_value())) {
-      return builtin("vm.builtin.null_value", {}, object_sinfo(), call->span);
+      return builtin(abi::kNullValue, {}, object_sinfo(), call->span);
     }
     if (op.same_as(ops::print())) {
       const AttrValue* format = call->attrs.find("format");
       std::vector<Expr> values = {
           make_string_imm(format != nullptr ? format->s : std::string(), call->span)};
       values.insert(values.end(), args.begin(), args.end());
-      return builtin("vm.builtin.print", std::move(values), {}, call->span);
+      return builtin(abi::kPrint, std::move(values), {}, call->span);
     }
     bool make = op.same_as(ops::make_closure());
     if (make || op.same_as(ops::invoke_closure()) || op.same_as(ops::invoke_pure_closure())) {
       std::vector<Expr> spread = {args[0]};
       for (Expr& field : tuple_fields(args[1], call->span)) spread.push_back(std::move(field));
-      return builtin(make ? "vm.builtin.make_closure" : "vm.builtin.invoke_closure",
-                     std::move(spread), sinfo, call->span);
+      return builtin(make ? abi::kMakeClosure : abi::kInvokeClosure, std::move(spread), sinfo,
+                     call->span);
     }
     std::string where = binding_ != nullptr ? " (binding '" + binding_->var->name + "')" : "";
     Span span = binding_ != nullptr && binding_->span.defined() ? binding_->span : call->span;
@@ -92,10 +95,10 @@ class VmBuiltinLowerer : public ExprMutator {
     const auto* x = call->args[0]->struct_info.as<TensorStructInfoNode>();
     const std::vector<PrimExpr>* dims = x != nullptr ? known_dims(*x) : nullptr;
     if (dims == nullptr) {
-      return builtin("vm.builtin.flatten", call->args, call->struct_info, call->span);
+      return builtin(abi::kFlatten, call->args, call->struct_info, call->span);
     }
     Expr shape = make_shape_expr({dims_product(*dims, builder_.analyzer())}, call->span);
-    return builtin("vm.builtin.reshape", {call->args[0], shape}, call->struct_info, call->span);
+    return builtin(abi::kReshape, {call->args[0], shape}, call->struct_info, call->span);
   }
 
   // R.call_packed(`name`, args..., sinfo_args=[sinfo]) (no sinfo_args if sinfo is null).
