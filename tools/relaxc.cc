@@ -57,7 +57,7 @@ constexpr const char* kCheckHelp =
     R"(Usage: relaxc check [options] FILE
 
 Parses FILE, normalizes it and checks that every Relax function is well formed
-(relax_spec.md's criteria). Prints nothing and exits 0 on a valid module; otherwise
+(the rules of docs/language.md). Prints nothing and exits 0 on a valid module; otherwise
 prints every diagnostic to standard error (file:line:col, the source line and a caret)
 and exits 1. FILE '-' reads standard input.
 

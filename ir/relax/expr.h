@@ -1,4 +1,4 @@
-// Relax: StructInfo, expressions, bindings and binding blocks (relax_spec.md's grammar).
+// Relax: StructInfo, expressions, bindings and binding blocks (docs/language.md).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,5 @@
-// The well-formedness checker: relax_spec.md's criteria 1-22 and the normal form.
+// The well-formedness checker: the rules of docs/language.md
+// (well-formedness rules 1-22 and the normal form).
 #pragma once
 
 #include "ir/module.h"

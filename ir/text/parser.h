@@ -1,5 +1,5 @@
-// The parser of the text format: the TVMScript subset of DESIGN.md, as TVM 0.23 writes
-// it (T.block or T.sblock both accepted).
+// The parser of the text format (docs/text_format.md): TVMScript as TVM 0.23 writes it
+// (T.block or T.sblock both accepted).
 #pragma once
 
 #include <string>
