@@ -29,6 +29,7 @@
 #include "codegen/cuda/nvptx_math.h"
 #include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 
 namespace relaxc::codegen {
 namespace {
@@ -39,16 +40,6 @@ using tir::Stmt;
 constexpr unsigned kGlobalAddressSpace = 1;
 constexpr unsigned kSharedAddressSpace = 3;
 constexpr uint64_t kBufferAlignment = 16;
-
-// The thread axis of a thread_tag: {is_block_index, axis}; axis -1 if the tag is unknown.
-std::pair<bool, int> thread_axis(const std::string& tag) {
-  static const char* kTags[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
-                                "blockIdx.x",  "blockIdx.y",  "blockIdx.z"};
-  for (int i = 0; i < 6; ++i) {
-    if (tag == kTags[i]) return {i >= 3, i % 3};
-  }
-  return {false, -1};
-}
 
 // Whether a vectorized loop can become vector code: 2 to 16 lanes, a body of stores and
 // expressions only (no control flow, barriers, lets, guarded loads or explicit vectors),
@@ -297,9 +288,12 @@ llvm::Value* LlvmKernelBuilder::special_register(bool block_index, int axis, int
 }
 
 void LlvmKernelBuilder::emit_thread_binding(const tir::ForNode* loop) {
-  auto [is_block, axis] = thread_axis(loop->thread_tag);
-  RELAXC_ICHECK(axis >= 0) << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
-                           << " is bound to unknown thread axis '" << loop->thread_tag << "'";
+  const tir::ThreadAxis* thread_axis = tir::find_thread_axis(loop->thread_tag);
+  RELAXC_ICHECK(thread_axis != nullptr)
+      << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
+      << " is bound to unknown thread axis '" << loop->thread_tag << "'";
+  bool is_block = !thread_axis->is_thread;
+  int axis = thread_axis->dimension;
   RELAXC_ICHECK(tir::is_const_int(loop->min, 0))
       << "kernel '" << kernel_.name << "': thread-bound loop " << loop->loop_var->name
       << " does not start at 0";

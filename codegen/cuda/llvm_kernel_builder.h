@@ -10,8 +10,8 @@
 #include <unordered_map>
 
 #include "ir/target/target.h"
+#include "ir/tir/lowered_func.h"
 #include "ir/tir/stmt.h"
-#include "passes/tir/lower_to_kernels.h"
 
 namespace relaxc::codegen {
 

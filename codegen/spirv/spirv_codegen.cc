@@ -24,22 +24,13 @@
 #include "codegen/spirv/spirv_intrinsics.h"
 #include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 
 namespace relaxc::codegen {
 namespace {
 
 using tir::PrimExpr;
 using tir::Stmt;
-
-// The thread axis of a thread_tag: {is_block_index, axis}; axis -1 if the tag is unknown.
-std::pair<bool, int> thread_axis(const std::string& tag) {
-  static const char* kTags[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
-                                "blockIdx.x",  "blockIdx.y",  "blockIdx.z"};
-  for (int i = 0; i < 6; ++i) {
-    if (tag == kTags[i]) return {i >= 3, i % 3};
-  }
-  return {false, -1};
-}
 
 // Whether a vectorized loop can become vector code: 2 to 4 lanes, a body of stores and
 // lets only (no control flow, barriers or guarded loads), every store contiguous in the
@@ -229,7 +220,7 @@ void KernelCodegen::load_thread_axes() {
   tir::post_order_visit(kernel_.func->body, [&](const Ref<Object>& node) {
     const auto* loop = node.as<tir::ForNode>();
     if (loop == nullptr || loop->kind != tir::ForKind::ThreadBinding) return;
-    (thread_axis(loop->thread_tag).first ? uses_block : uses_thread) = true;
+    (tir::is_block_index(loop->thread_tag) ? uses_block : uses_thread) = true;
   });
   DataType uvec3 = DataType::UInt(32, 3);
   auto load_builtin = [&](spv::BuiltIn builtin, const char* name) {
@@ -299,9 +290,12 @@ void KernelCodegen::emit_for(const tir::ForNode* loop) {
 }
 
 void KernelCodegen::emit_thread_binding(const tir::ForNode* loop) {
-  auto [is_block, axis] = thread_axis(loop->thread_tag);
-  RELAXC_ICHECK(axis >= 0) << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
-                           << " is bound to unknown thread axis '" << loop->thread_tag << "'";
+  const tir::ThreadAxis* thread_axis = tir::find_thread_axis(loop->thread_tag);
+  RELAXC_ICHECK(thread_axis != nullptr)
+      << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
+      << " is bound to unknown thread axis '" << loop->thread_tag << "'";
+  bool is_block = !thread_axis->is_thread;
+  int axis = thread_axis->dimension;
   RELAXC_ICHECK(tir::is_const_int(loop->min, 0))
       << "kernel '" << kernel_.name << "': thread-bound loop " << loop->loop_var->name
       << " does not start at 0";

@@ -1,12 +1,12 @@
-// The steps of lower_to_kernels, each usable alone (for tests); lower_to_kernels.cc runs
-// them in this order.
+// The steps of kernel lowering, each usable alone (for tests); each is a registered pass
+// (passes/pass_registry.cc) and passes/pipeline.cc runs them in this order.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "ir/target/target.h"
+#include "ir/tir/lowered_func.h"
 #include "ir/tir/stmt.h"
-#include "passes/tir/lower_to_kernels.h"
 
 namespace relaxc::tir {
 
@@ -72,6 +72,11 @@ PrimFunc simplify_kernel(const PrimFunc& kernel);
 // Checks a finished kernel and its launch against the target's limits: threads per block
 // (per axis and in all), constant grid sizes, shared memory, dtypes. UserError otherwise.
 void check_kernel_limits(const KernelLaunch& launch, const Target& target);
+
+// The launch of a finished kernel named `name` as its thread-bound loops give it (block
+// size from the threadIdx extents, grid size from the blockIdx extents; every buffer and
+// scalar param in order): for checking a kernel that has no host, as relaxc opt does.
+KernelLaunch launch_of_kernel(const PrimFunc& kernel, const std::string& name);
 
 // Evaluate(T.tvm_storage_sync("shared")): the barrier of a block's threads.
 Stmt storage_sync();
