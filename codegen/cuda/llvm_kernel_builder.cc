@@ -288,15 +288,9 @@ llvm::Value* LlvmKernelBuilder::special_register(bool block_index, int axis, int
 }
 
 void LlvmKernelBuilder::emit_thread_binding(const tir::ForNode* loop) {
-  const tir::ThreadAxis* thread_axis = tir::find_thread_axis(loop->thread_tag);
-  RELAXC_ICHECK(thread_axis != nullptr)
-      << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
-      << " is bound to unknown thread axis '" << loop->thread_tag << "'";
-  bool is_block = !thread_axis->is_thread;
-  int axis = thread_axis->dimension;
-  RELAXC_ICHECK(tir::is_const_int(loop->min, 0))
-      << "kernel '" << kernel_.name << "': thread-bound loop " << loop->loop_var->name
-      << " does not start at 0";
+  const tir::ThreadAxis& thread_axis = tir::kernel_thread_axis(*loop, kernel_.name);
+  bool is_block = !thread_axis.is_thread;
+  int axis = thread_axis.dimension;
   const int64_t* extent = tir::as_const_int(loop->extent);
   llvm::Value* index = special_register(is_block, axis, extent != nullptr ? *extent : 0);
   // The registers are non-negative: zero-extension is exact.

@@ -290,15 +290,9 @@ void KernelCodegen::emit_for(const tir::ForNode* loop) {
 }
 
 void KernelCodegen::emit_thread_binding(const tir::ForNode* loop) {
-  const tir::ThreadAxis* thread_axis = tir::find_thread_axis(loop->thread_tag);
-  RELAXC_ICHECK(thread_axis != nullptr)
-      << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
-      << " is bound to unknown thread axis '" << loop->thread_tag << "'";
-  bool is_block = !thread_axis->is_thread;
-  int axis = thread_axis->dimension;
-  RELAXC_ICHECK(tir::is_const_int(loop->min, 0))
-      << "kernel '" << kernel_.name << "': thread-bound loop " << loop->loop_var->name
-      << " does not start at 0";
+  const tir::ThreadAxis& thread_axis = tir::kernel_thread_axis(*loop, kernel_.name);
+  bool is_block = !thread_axis.is_thread;
+  int axis = thread_axis.dimension;
   SpirvValue ids = is_block ? workgroup_id_ : local_invocation_id_;
   SpirvValue index = op(spv::OpCompositeExtract, DataType::UInt(32), {ids.id, uint32_t(axis)});
   vars_[loop->loop_var.get()] = convert(index, loop->loop_var->dtype);

@@ -5,6 +5,8 @@
 #include <array>
 #include <string_view>
 
+#include "ir/tir/stmt.h"
+
 namespace relaxc::tir {
 
 struct ThreadAxis {
@@ -47,5 +49,10 @@ constexpr bool is_block_index(std::string_view tag) {
   const ThreadAxis* axis = find_thread_axis(tag);
   return axis != nullptr && !axis->is_thread;
 }
+
+// The axis of a thread-bound loop of a lowered kernel (ir/tir/lowered_func.h), which
+// starts at 0 and binds one of kThreadAxes; anything else is an internal error naming the
+// loop and `kernel`, since kernel lowering makes only such loops.
+const ThreadAxis& kernel_thread_axis(const ForNode& loop, const std::string& kernel);
 
 }  // namespace relaxc::tir
