@@ -89,7 +89,7 @@ bool is_vectorizable(const tir::ForNode* loop) {
 
 LlvmKernelBuilder::LlvmKernelBuilder(const tir::DeviceKernel& kernel, const Target& target,
                                      llvm::Module& module, bool libdevice)
-    : kernel_(kernel),
+    : KernelWalker(kernel),
       target_(target),
       module_(module),
       context_(module.getContext()),
@@ -219,37 +219,6 @@ void LlvmKernelBuilder::annotate(llvm::Function* function) {
 }
 
 // --- Statements.
-
-void LlvmKernelBuilder::emit(const Stmt& stmt) {
-  if (!stmt.defined()) return;
-  NestingGuard guard(depth_, stmt.get());
-  switch (stmt->kind()) {
-    case NodeKind::TirSeqStmt:
-      for (const Stmt& s : stmt.as<tir::SeqStmtNode>()->seq) emit(s);
-      return;
-    case NodeKind::TirFor:
-      return emit_for(stmt.as<tir::ForNode>());
-    case NodeKind::TirWhile:
-      return emit_while(stmt.as<tir::WhileNode>());
-    case NodeKind::TirIfThenElse:
-      return emit_if(stmt.as<tir::IfThenElseNode>());
-    case NodeKind::TirLetStmt: {
-      const auto* let = stmt.as<tir::LetStmtNode>();
-      vars_[let->var.get()] = eval(let->value);
-      return emit(let->body);
-    }
-    case NodeKind::TirBufferStore:
-      return emit_store(stmt.as<tir::BufferStoreNode>());
-    case NodeKind::TirAllocate:
-      return emit_allocate(stmt.as<tir::AllocateNode>());
-    case NodeKind::TirEvaluate:
-      return emit_evaluate(stmt.as<tir::EvaluateNode>());
-    default:
-      RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "' holds a "
-                           << node_kind_name(stmt->kind())
-                           << ", which the lowered kernel form does not have";
-  }
-}
 
 void LlvmKernelBuilder::emit_for(const tir::ForNode* loop) {
   switch (loop->kind) {
