@@ -54,25 +54,38 @@ std::function<void(PassState&, const PassContext&)> prim_func_pass(
   };
 }
 
-// A pass over each kernel: those split-host-device made, or before the split (relaxc opt
-// on a module of kernels), every PrimFunc of the module.
+// Replaces each kernel by `rewrite` of it: the kernels split-host-device made, or before
+// the split (relaxc opt on a module of kernels) every PrimFunc of the module.
+void for_each_kernel(PassState& state,
+                     const std::function<tir::PrimFunc(const tir::PrimFunc&)>& rewrite) {
+  if (!state.lowered.has_value()) {
+    IRModule result = state.module;
+    for (const auto& [global, func] : state.module->functions) {
+      const auto* prim = func.as<tir::PrimFuncNode>();
+      if (prim != nullptr) result = module_with(result, global, rewrite(tir::PrimFunc(prim)));
+    }
+    state.module = result;
+    return;
+  }
+  for (tir::LoweredFunc& lowered : *state.lowered) {
+    for (tir::KernelLaunch& launch : lowered.launches) {
+      launch.kernel.func = rewrite(launch.kernel.func);
+    }
+  }
+}
+
+// A pass over each kernel.
 std::function<void(PassState&, const PassContext&)> kernel_pass(
     tir::PrimFunc (*pass)(const tir::PrimFunc&)) {
-  return [pass](PassState& state, const PassContext&) {
-    if (!state.lowered.has_value()) {
-      IRModule result = state.module;
-      for (const auto& [global, func] : state.module->functions) {
-        const auto* prim = func.as<tir::PrimFuncNode>();
-        if (prim != nullptr) result = module_with(result, global, pass(tir::PrimFunc(prim)));
-      }
-      state.module = result;
-      return;
-    }
-    for (tir::LoweredFunc& lowered : *state.lowered) {
-      for (tir::KernelLaunch& launch : lowered.launches) {
-        launch.kernel.func = pass(launch.kernel.func);
-      }
-    }
+  return [pass](PassState& state, const PassContext&) { for_each_kernel(state, pass); };
+}
+
+// A pass over each kernel that reads the target.
+std::function<void(PassState&, const PassContext&)> kernel_target_pass(
+    std::string name, tir::PrimFunc (*pass)(const tir::PrimFunc&, const Target&)) {
+  return [name, pass](PassState& state, const PassContext& context) {
+    const Target& target = context.require_target(name);
+    for_each_kernel(state, [&](const tir::PrimFunc& kernel) { return pass(kernel, target); });
   };
 }
 
@@ -185,6 +198,9 @@ const std::vector<PassInfo>& all_passes() {
        kernel_pass(narrow_to_int32)},
       {"simplify-kernel", "simplify every expression of a kernel with its loop ranges known", true,
        kernel_pass(simplify_kernel)},
+      {"legalize-vector-loops",
+       "decide which vectorized loops become vector code (the rest are unrolled)", false,
+       kernel_target_pass("legalize-vector-loops", legalize_vector_loops)},
       {"check-kernel-limits",
        "check each kernel against the target's limits (threads, grid, shared memory, dtypes)",
        false, check_kernel_limits_pass},

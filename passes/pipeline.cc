@@ -25,7 +25,8 @@ const std::vector<std::string>& kernel_lowering_passes() {
       "lower-blocks",           "split-host-device",
       "insert-shared-barriers", "compact-buffer-allocations",
       "flatten-buffers",        "narrow-to-int32",
-      "simplify-kernel",        "check-kernel-limits"};
+      "simplify-kernel",        "legalize-vector-loops",
+      "check-kernel-limits"};
   return names;
 }
 

@@ -30,7 +30,7 @@ const std::vector<std::string>& kernel_passes();
 // The kernel pipeline after the schedule: unify-thread-bindings,
 // lower-cross-thread-reduction, lower-blocks, split-host-device, insert-shared-barriers,
 // compact-buffer-allocations, flatten-buffers, narrow-to-int32, simplify-kernel,
-// check-kernel-limits. Each PrimFunc comes out as the kernels the back ends compile.
+// legalize-vector-loops, check-kernel-limits. Each PrimFunc comes out as the kernels the back ends compile.
 const std::vector<std::string>& kernel_lowering_passes();
 
 // Runs the registered passes `names` in order on `state`, skipping options.disabled.

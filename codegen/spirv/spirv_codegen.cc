@@ -10,10 +10,10 @@
 //   increments, and a merge block; an if is OpSelectionMerge + OpBranchConditional;
 //   T.if_then_else is a selection whose value is an OpPhi, so that only the chosen side
 //   is evaluated (it guards out-of-bounds loads);
-// - a vectorized loop of 2 to 4 lanes whose stores are contiguous in the loop variable
-//   binds that variable to a vector and emits vector arithmetic (loads and stores go lane
-//   by lane, since storage buffers are arrays of scalars); any other vectorized loop is
-//   an unrolled loop;
+// - a vectorized loop (passes/tir legalize_vector_loops leaves only those that become
+//   vector code: contiguous stores, at most the target's 4 lanes) binds its variable to a
+//   vector and emits vector arithmetic (loads and stores go lane by lane, since storage
+//   buffers are arrays of scalars);
 // - values carry their dtype; an operation between a vector and a scalar broadcasts the
 //   scalar, which is how expressions inside a vectorized loop become vector code.
 #include "codegen/spirv/spirv_codegen.h"
@@ -21,8 +21,6 @@
 #include <string>
 
 #include "codegen/spirv/kernel_codegen.h"
-#include "codegen/spirv/spirv_intrinsics.h"
-#include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
 #include "ir/tir/thread_axis.h"
 
@@ -31,46 +29,6 @@ namespace {
 
 using tir::PrimExpr;
 using tir::Stmt;
-
-// Whether a vectorized loop can become vector code: 2 to 4 lanes, a body of stores and
-// lets only (no control flow, barriers or guarded loads), every store contiguous in the
-// loop variable.
-bool is_vectorizable(const tir::ForNode* loop) {
-  const int64_t* extent = tir::as_const_int(loop->extent);
-  if (extent == nullptr || *extent < 2 || *extent > 4) return false;
-  bool ok = true;
-  tir::post_order_visit(loop->body, [&](const Ref<Object>& node) {
-    switch (node->kind()) {
-      case NodeKind::TirFor:
-      case NodeKind::TirWhile:
-      case NodeKind::TirIfThenElse:
-      case NodeKind::TirAllocate:
-      case NodeKind::TirEvaluate:
-      case NodeKind::TirRamp:
-      case NodeKind::TirBroadcast:
-        ok = false;
-        break;
-      case NodeKind::TirCall:
-        if (!is_math_intrinsic(node.as<tir::CallNode>()->op)) ok = false;
-        break;
-      case NodeKind::TirBufferStore: {
-        const auto* store = node.as<tir::BufferStoreNode>();
-        if (store->indices.size() != 1) {
-          ok = false;
-          break;
-        }
-        tir::VarMap next = {{loop->loop_var, PrimExpr(loop->loop_var) + 1}};
-        PrimExpr step =
-            arith::simplify(tir::sub(tir::substitute(store->indices[0], next), store->indices[0]));
-        if (!tir::is_const_int(step, 1)) ok = false;
-        break;
-      }
-      default:
-        break;
-    }
-  });
-  return ok;
-}
 
 }  // namespace
 
@@ -247,9 +205,7 @@ void KernelCodegen::emit_for(const tir::ForNode* loop) {
       return emit_loop(loop->loop_var, loop->min, loop->extent, spv::LoopControlUnrollMask,
                        loop->body);
     case tir::ForKind::Vectorized:
-      if (is_vectorizable(loop)) return emit_vectorized(loop);
-      return emit_loop(loop->loop_var, loop->min, loop->extent, spv::LoopControlUnrollMask,
-                       loop->body);
+      return emit_vectorized(loop);
     case tir::ForKind::Parallel:
       break;
   }
@@ -305,8 +261,11 @@ void KernelCodegen::emit_loop(const tir::Var& loop_var, const PrimExpr& min, con
 }
 
 void KernelCodegen::emit_vectorized(const tir::ForNode* loop) {
+  const int64_t* extent = tir::as_const_int(loop->extent);
+  RELAXC_ICHECK(extent != nullptr) << "kernel '" << kernel_.name << "': vectorized loop "
+                                   << loop->loop_var->name << " of a symbolic extent";
   DataType dtype = loop->loop_var->dtype;
-  int lanes = static_cast<int>(*tir::as_const_int(loop->extent));
+  int lanes = static_cast<int>(*extent);
   SpirvValue begin = broadcast(convert(eval(loop->min), dtype), lanes);
   DataType vector = dtype.with_lanes(lanes);
   std::vector<uint32_t> offsets;

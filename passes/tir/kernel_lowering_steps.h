@@ -69,6 +69,13 @@ PrimFunc narrow_to_int32(const PrimFunc& kernel);
 // 8. Simplifies every expression of a kernel with the ranges of its loops known.
 PrimFunc simplify_kernel(const PrimFunc& kernel);
 
+// 9. Decides, once for every back end, which vectorized loops become vector code: a loop
+// of 2 to target.max_vector_lanes lanes whose body is stores contiguous in its variable
+// and expressions (float math intrinsics the only calls; no control flow, lets,
+// allocations, barriers, ramps or broadcasts). Every other vectorized loop becomes
+// unrolled. The back ends emit each vectorized loop left as vector code.
+PrimFunc legalize_vector_loops(const PrimFunc& kernel, const Target& target);
+
 // Checks a finished kernel and its launch against the target's limits: threads per block
 // (per axis and in all), constant grid sizes, shared memory, dtypes. UserError otherwise.
 void check_kernel_limits(const KernelLaunch& launch, const Target& target);

@@ -41,7 +41,7 @@ TEST(Pipeline, ListsNameRegisteredPassesInOrder) {
                 "default-gpu-schedule", "unify-thread-bindings", "lower-cross-thread-reduction",
                 "lower-blocks", "split-host-device", "insert-shared-barriers",
                 "compact-buffer-allocations", "flatten-buffers", "narrow-to-int32",
-                "simplify-kernel", "check-kernel-limits"}));
+                "simplify-kernel", "legalize-vector-loops", "check-kernel-limits"}));
   std::vector<std::string> lowering(kernel_passes().begin() + 1, kernel_passes().end());
   EXPECT_EQ(kernel_lowering_passes(), lowering);
   for (const auto* list : {&vm_lowering_passes(), &kernel_passes()}) {
@@ -116,6 +116,48 @@ class Module:
   EXPECT_EQ(launch.buffer_args, (std::vector<int>{0}));
   ASSERT_EQ(launch.scalar_args.size(), 1u);
   EXPECT_EQ(text::print_node(launch.scalar_args[0]), "n");
+}
+
+// The loop kind legalize_vector_loops leaves on the loop over v of a kernel whose body
+// under it is `body` (A, B: flat float32 buffers of 64).
+std::string vector_loop_kind(const std::string& lanes, const std::string& body,
+                             const Target& target) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def k(A: T.Buffer((64,)), B: T.Buffer((64,))):
+        for tx in T.thread_binding(4, thread="threadIdx.x"):
+            for v in T.vectorized()" +
+                       lanes + R"():
+                )" + body +
+                       "\n";
+  tir::PrimFunc kernel = text::parse_module(source, "k.py")->prim_func("k");
+  std::string printed = text::print_node(tir::legalize_vector_loops(kernel, target));
+  if (printed.find("for v in T.vectorized(") != std::string::npos) return "vectorized";
+  if (printed.find("for v in T.unroll(") != std::string::npos) return "unrolled";
+  return printed;
+}
+
+TEST(LegalizeVectorLoops, OneRuleWithTheTargetsLaneLimit) {
+  Target vulkan = vulkan_profile("desktop");
+  Target cuda = cuda_target(80);
+  EXPECT_EQ(vulkan.max_vector_lanes, 4);
+  EXPECT_EQ(cuda.max_vector_lanes, 16);
+  const std::string contiguous = "B[tx * 16 + v] = A[tx * 16 + v] * T.float32(2)";
+  EXPECT_EQ(vector_loop_kind("4", contiguous, vulkan), "vectorized");
+  EXPECT_EQ(vector_loop_kind("4", contiguous, cuda), "vectorized");
+  // Wider than Vulkan's vectors, within CUDA's.
+  EXPECT_EQ(vector_loop_kind("8", contiguous, vulkan), "unrolled");
+  EXPECT_EQ(vector_loop_kind("8", contiguous, cuda), "vectorized");
+  EXPECT_EQ(vector_loop_kind("1", contiguous, cuda), "unrolled");
+  // Float math is vector code; strided stores and other calls are not.
+  EXPECT_EQ(vector_loop_kind("4", "B[tx * 16 + v] = T.exp(A[tx * 16 + v])", vulkan), "vectorized");
+  EXPECT_EQ(vector_loop_kind("4", "B[tx * 16 + v * 2] = A[tx * 16 + v]", cuda), "unrolled");
+  EXPECT_EQ(vector_loop_kind("4",
+                             "B[tx * 16 + v] = T.if_then_else(v < 2, A[tx * 16 + v], "
+                             "T.float32(0))",
+                             cuda),
+            "unrolled");
 }
 
 }  // namespace
