@@ -132,7 +132,7 @@ void BM_Download(benchmark::State& state) {
 KernelId load_add_one(VulkanDevice& device) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
   std::vector<uint32_t> words;
-  if (!tools.Assemble(kAddOne, &words)) throw RuntimeError("the add_one kernel does not assemble");
+  if (!tools.Assemble(kAddOne, &words)) runtime_error() << "the add_one kernel does not assemble";
   KernelBinary kernel;
   kernel.name = "add_one";
   kernel.code.resize(words.size() * 4);

@@ -28,7 +28,7 @@ struct TargetBackend {
   Target (*device_target)(const runtime::DeviceLimits& limits);
 };
 
-// Every back end, in the order a device is preferred when any will do.
+// Every back end, in registration order.
 const std::vector<TargetBackend>& all_backends();
 // The back end of `kind`; a UserError names the kind and the known back ends otherwise.
 const TargetBackend& backend_for(TargetKind kind);

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "codegen/vm/kernel_func_codegen.h"
+#include "runtime/runtime_error.h"
 #include "runtime/vm/kernel_launch.h"
 
 namespace relaxc::driver {
@@ -37,8 +38,8 @@ void PrimFuncLauncher::launch(std::span<const BufferArg> args,
     if (func_.lowered.source->buffer_of(param).defined()) continue;
     auto it = scalars.find(param->name);
     if (it == scalars.end()) {
-      throw runtime::RuntimeError("kernel function '" + func_.lowered.name +
-                                  "': no value for scalar parameter '" + param->name + "'");
+      runtime::runtime_error() << "kernel function '" << func_.lowered.name
+                               << "': no value for scalar parameter '" << param->name << "'";
     }
     scalar_values.push_back(it->second);
   }

@@ -51,14 +51,13 @@ class BufferTable {
   Entry& lookup(DeviceBuffer buffer, std::string_view operation, size_t offset, size_t bytes) {
     auto it = entries_.find(buffer.id);
     if (it == entries_.end()) {
-      throw RuntimeError(std::string(operation) + ": " + buffer_name(buffer) +
-                         " was released or never allocated");
+      runtime_error() << operation << ": " << buffer_name(buffer)
+                      << " was released or never allocated";
     }
     size_t size = it->second.bytes;
     if (offset > size || bytes > size - offset) {
-      throw RuntimeError(std::string(operation) + ": the range [" + std::to_string(offset) + ", " +
-                         std::to_string(offset) + " + " + std::to_string(bytes) + ") is outside " +
-                         buffer_name(buffer) + " of " + std::to_string(size) + " bytes");
+      runtime_error() << operation << ": the range [" << offset << ", " << offset << " + " << bytes
+                      << ") is outside " << buffer_name(buffer) << " of " << size << " bytes";
     }
     return it->second;
   }
@@ -68,8 +67,8 @@ class BufferTable {
   Entry& argument(std::string_view kernel, size_t index, DeviceBuffer buffer) {
     auto it = entries_.find(buffer.id);
     if (it == entries_.end()) {
-      throw RuntimeError(buffer_argument_text(kernel, index, buffer) +
-                         " was released or never allocated");
+      runtime_error() << buffer_argument_text(kernel, index, buffer)
+                      << " was released or never allocated";
     }
     return it->second;
   }
@@ -79,8 +78,8 @@ class BufferTable {
   Entry remove(DeviceBuffer buffer) {
     auto it = entries_.find(buffer.id);
     if (it == entries_.end()) {
-      throw RuntimeError("release: " + buffer_name(buffer) +
-                         " was already released or never allocated");
+      runtime_error() << "release: " << buffer_name(buffer)
+                      << " was already released or never allocated";
     }
     Entry entry = std::move(it->second);
     entries_.erase(it);

@@ -7,19 +7,12 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace relaxc::runtime {
+#include "runtime/runtime_error.h"
 
-// Every runtime failure: a driver that is missing, a device lost, out of memory, a
-// kernel launched with arguments that do not match its ABI. The message names the call
-// that failed and, where there is one, the driver's own message.
-class RuntimeError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace relaxc::runtime {
 
 // What a device can do, read from the driver; the compiler turns it into a Target.
 struct DeviceLimits {

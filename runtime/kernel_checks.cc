@@ -19,21 +19,19 @@ void check_kernel_limits(const KernelBinary& binary, const DeviceLimits& limits)
   int64_t threads = 1;
   for (int d = 0; d < 3; ++d) {
     if (binary.block_size[d] == 0 || binary.block_size[d] > limits.max_block_size[d]) {
-      throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has dimension " +
-                         std::to_string(d) + " outside [1, " +
-                         std::to_string(limits.max_block_size[d]) + "]");
+      runtime_error() << where << "block size " << size_text(binary.block_size) << " has dimension "
+                      << d << " outside [1, " << limits.max_block_size[d] << "]";
     }
     threads *= binary.block_size[d];
   }
   if (threads > limits.max_threads_per_block) {
-    throw RuntimeError(where + "block size " + size_text(binary.block_size) + " has " +
-                       std::to_string(threads) + " threads, more than the device's " +
-                       std::to_string(limits.max_threads_per_block));
+    runtime_error() << where << "block size " << size_text(binary.block_size) << " has " << threads
+                    << " threads, more than the device's " << limits.max_threads_per_block;
   }
   if (binary.shared_memory_bytes > limits.max_shared_memory_bytes) {
-    throw RuntimeError(where + "uses " + std::to_string(binary.shared_memory_bytes) +
-                       " bytes of shared memory, more than the device's " +
-                       std::to_string(limits.max_shared_memory_bytes));
+    runtime_error() << where << "uses " << binary.shared_memory_bytes
+                    << " bytes of shared memory, more than the device's "
+                    << limits.max_shared_memory_bytes;
   }
 }
 
@@ -42,29 +40,25 @@ void check_launch(const LaunchAbi& kernel, const DeviceLimits& limits,
                   std::span<const int64_t> scalars) {
   const std::string where = "kernel '" + kernel.name + "'";
   if (buffer_count != static_cast<size_t>(kernel.num_buffers)) {
-    throw RuntimeError(where + " takes " + std::to_string(kernel.num_buffers) +
-                       " buffer argument(s), but the launch passes " +
-                       std::to_string(buffer_count));
+    runtime_error() << where << " takes " << kernel.num_buffers
+                    << " buffer argument(s), but the launch passes " << buffer_count;
   }
   if (scalars.size() != kernel.scalars.size()) {
-    throw RuntimeError(where + " takes " + std::to_string(kernel.scalars.size()) +
-                       " scalar argument(s), but the launch passes " +
-                       std::to_string(scalars.size()));
+    runtime_error() << where << " takes " << kernel.scalars.size()
+                    << " scalar argument(s), but the launch passes " << scalars.size();
   }
   for (size_t i = 0; i < scalars.size(); ++i) {
     if (kernel.scalars[i] == ScalarType::Int32 &&
         (scalars[i] < std::numeric_limits<int32_t>::min() ||
          scalars[i] > std::numeric_limits<int32_t>::max())) {
-      throw RuntimeError(where + ": scalar argument " + std::to_string(i) +
-                         " is int32 but its value " + std::to_string(scalars[i]) +
-                         " does not fit in int32");
+      runtime_error() << where << ": scalar argument " << i << " is int32 but its value "
+                      << scalars[i] << " does not fit in int32";
     }
   }
   for (int d = 0; d < 3; ++d) {
     if (grid_size[d] > limits.max_grid_size[d]) {
-      throw RuntimeError(where + ": grid " + size_text(grid_size) + " has dimension " +
-                         std::to_string(d) + " above the device's maximum " +
-                         std::to_string(limits.max_grid_size[d]));
+      runtime_error() << where << ": grid " << size_text(grid_size) << " has dimension " << d
+                      << " above the device's maximum " << limits.max_grid_size[d];
     }
   }
 }

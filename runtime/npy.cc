@@ -19,7 +19,7 @@ constexpr std::string_view kMagic = "\x93NUMPY";
 constexpr size_t kAlignment = 64;
 
 [[noreturn]] void fail(const std::string& name, const std::string& message) {
-  throw RuntimeError(name + ": " + message);
+  runtime_error() << name << ": " << message;
 }
 
 // The element types .npy descriptors spell (without the byte-order character).
@@ -67,9 +67,9 @@ std::string descr_from_dtype(DType dtype) {
                                                         : "bfloat";
   std::string spelled = code + std::to_string(dtype.bits) +
                         (dtype.lanes == 1 ? "" : "x" + std::to_string(dtype.lanes));
-  throw RuntimeError("a " + spelled +
-                     " tensor cannot be written as .npy; supported: bool, int8-64, uint8-64, "
-                     "float16/32/64");
+  runtime_error() << "a " << spelled
+                  << " tensor cannot be written as .npy; supported: bool, int8-64, uint8-64, "
+                     "float16/32/64";
 }
 
 // A reader of the header's Python dict literal: {'descr': '<f4', 'fortran_order':
@@ -252,10 +252,10 @@ NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& name) {
 
 NpyArray read_npy(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file) throw RuntimeError("cannot read '" + path + "': " + std::strerror(errno));
+  if (!file) runtime_error() << "cannot read '" << path << "': " << std::strerror(errno);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
                              std::istreambuf_iterator<char>());
-  if (file.bad()) throw RuntimeError("cannot read '" + path + "': " + std::strerror(errno));
+  if (file.bad()) runtime_error() << "cannot read '" << path << "': " << std::strerror(errno);
   return parse_npy(bytes, path);
 }
 
@@ -263,8 +263,8 @@ std::vector<uint8_t> format_npy(const NpyArray& array) {
   std::string descr = descr_from_dtype(array.dtype);
   std::optional<uint64_t> expected = data_bytes(array.shape, array.dtype.bytes());
   if (!expected || *expected != array.data.size()) {
-    throw RuntimeError("format_npy: " + std::to_string(array.data.size()) +
-                       " bytes of data do not match the shape");
+    runtime_error() << "format_npy: " << array.data.size()
+                    << " bytes of data do not match the shape";
   }
   std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < array.shape.size(); ++i) {
@@ -298,10 +298,10 @@ std::vector<uint8_t> format_npy(const NpyArray& array) {
 void write_npy(const std::string& path, const NpyArray& array) {
   std::vector<uint8_t> bytes = format_npy(array);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw RuntimeError("cannot write '" + path + "': " + std::strerror(errno));
+  if (!file) runtime_error() << "cannot write '" << path << "': " << std::strerror(errno);
   file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   file.close();
-  if (!file) throw RuntimeError("cannot write '" + path + "': " + std::strerror(errno));
+  if (!file) runtime_error() << "cannot write '" << path << "': " << std::strerror(errno);
 }
 
 }  // namespace relaxc::runtime

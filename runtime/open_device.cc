@@ -1,60 +1,43 @@
-// Opening a device from a spec string ("vulkan:1", "cuda", "auto") for the tools.
+// Opening a device from a spec string ("vulkan:1", "cuda", "auto") through the device
+// registry.
 #include "runtime/open_device.h"
 
-#include <cstdlib>
-
-#include "runtime/cuda/cuda_device.h"
-#include "runtime/vulkan/vulkan_device.h"
+#include "runtime/device_registry.h"
 
 namespace relaxc::runtime {
 namespace {
 
-constexpr const char* kAccepted =
-    "expected 'auto', 'vulkan', 'vulkan:INDEX', 'vulkan:NAME', 'cuda' or 'cuda:INDEX'";
-
-std::unique_ptr<Device> open_cuda(const std::string& spec, const std::string& selector) {
-  CudaOptions options;
-  if (!selector.empty()) {
-    char* end = nullptr;
-    long ordinal = std::strtol(selector.c_str(), &end, 10);
-    if (*end != '\0' || selector[0] == '-' || selector[0] == '+' || ordinal > 1 << 20) {
-      throw RuntimeError("device '" + spec + "': '" + selector +
-                         "' is not a CUDA device index (0, 1, ...)");
+// "expected 'auto', 'vulkan', 'vulkan:INDEX', 'vulkan:NAME', 'cuda' or 'cuda:INDEX'".
+std::string accepted_specs() {
+  std::vector<std::string> specs = {"'auto'"};
+  for (const DeviceKind* kind : device_kinds()) {
+    specs.push_back("'" + std::string(kind->name) + "'");
+    for (std::string_view form : kind->selector_forms) {
+      specs.push_back("'" + std::string(kind->name) + ":" + std::string(form) + "'");
     }
-    options.device = static_cast<int>(ordinal);
   }
-  try {
-    return open_cuda_device(options);
-  } catch (const RuntimeError& e) {
-    throw RuntimeError("device '" + spec + "': " + e.what());
+  std::string text = "expected ";
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (i > 0) text += i + 1 == specs.size() ? " or " : ", ";
+    text += specs[i];
   }
+  return text;
 }
 
-std::unique_ptr<Device> open_vulkan(const std::string& spec, const std::string& selector) {
-  VulkanOptions options;
-  options.device = selector;
-  try {
-    return open_vulkan_device(options);
-  } catch (const RuntimeError& e) {
-    throw RuntimeError("device '" + spec + "': " + e.what());
-  }
-}
-
-// The best device present: a CUDA GPU, else the Vulkan device open_vulkan_device
-// prefers (a discrete GPU, then an integrated one, then a CPU device such as lavapipe).
+// The first kind, in the order of preference, that opens a device (a CUDA GPU, else the
+// Vulkan device open_vulkan_device prefers: a discrete GPU, an integrated one, then a
+// CPU device such as lavapipe).
 std::unique_ptr<Device> open_best(const std::string& spec) {
-  std::string cuda_failure;
-  try {
-    return open_cuda_device();
-  } catch (const RuntimeError& e) {
-    cuda_failure = e.what();
+  std::string failures;
+  for (const DeviceKind* kind : device_kinds_by_preference()) {
+    try {
+      return kind->open("");
+    } catch (const RuntimeError& e) {
+      failures +=
+          (failures.empty() ? "" : ". ") + std::string(kind->display_name) + ": " + e.what();
+    }
   }
-  try {
-    return open_vulkan_device();
-  } catch (const RuntimeError& e) {
-    throw RuntimeError("device '" + spec + "': no device present. CUDA: " + cuda_failure +
-                       ". Vulkan: " + e.what());
-  }
+  runtime_error() << "device '" << spec << "': no device present. " << failures;
 }
 
 }  // namespace
@@ -62,14 +45,21 @@ std::unique_ptr<Device> open_best(const std::string& spec) {
 std::unique_ptr<Device> open_device(const std::string& spec) {
   if (spec.empty() || spec == "auto") return open_best(spec.empty() ? "auto" : spec);
   size_t colon = spec.find(':');
-  std::string kind = spec.substr(0, colon);
+  std::string name = spec.substr(0, colon);
   std::string selector = colon == std::string::npos ? "" : spec.substr(colon + 1);
   if (colon != std::string::npos && selector.empty()) {
-    throw RuntimeError("device '" + spec + "': nothing after ':'; " + kAccepted);
+    runtime_error() << "device '" << spec << "': nothing after ':'; " << accepted_specs();
   }
-  if (kind == "cuda") return open_cuda(spec, selector);
-  if (kind == "vulkan") return open_vulkan(spec, selector);
-  throw RuntimeError("device '" + spec + "': unknown device kind '" + kind + "'; " + kAccepted);
+  const DeviceKind* kind = find_device_kind(name);
+  if (kind == nullptr) {
+    runtime_error() << "device '" << spec << "': unknown device kind '" << name << "'; "
+                    << accepted_specs();
+  }
+  try {
+    return kind->open(selector);
+  } catch (const RuntimeError& e) {
+    runtime_error() << "device '" << spec << "': " << e.what();
+  }
 }
 
 }  // namespace relaxc::runtime

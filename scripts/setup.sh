@@ -12,6 +12,7 @@ packages=(
   spirv-tools spirv-headers                  # SPIR-V validation
   libvulkan-dev mesa-vulkan-drivers          # Vulkan loader and lavapipe (CPU Vulkan)
   vulkan-validationlayers                    # Khronos validation layer for the tests
+  vulkan-tools                               # vulkaninfo: the devices a test run saw
   libgtest-dev libbenchmark-dev
 )
 

@@ -18,6 +18,9 @@ if ! "$root/scripts/setup.sh"; then
   echo "test: error: installing the required packages failed" >&2
   exit 1
 fi
+# Where this run happens, so that a failing run says where it failed.
+echo "== machine"
+"$root/scripts/machine_info.sh"
 
 summaries=()
 total_tests=0

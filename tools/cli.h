@@ -17,6 +17,7 @@ namespace relaxc::tools {
 inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitInputError = 1;  // the module has errors, or a file cannot be read
 inline constexpr int kExitUsage = 2;       // the command line is wrong
+inline constexpr int kExitInternalError = 70;  // a bug in relaxc (EX_SOFTWARE, sysexits.h)
 
 // A mistake on the command line: reported with a pointer to the help, exit status 2.
 struct UsageError {

@@ -50,7 +50,8 @@ FILE is a text module (.py or .relax, see docs/text_format.md); '-' reads standa
 
 Exit status: 0 on success, 1 if the module has errors or a file cannot be read,
 2 on a usage error (unknown command or option, missing FILE). 'relaxc run' also exits
-1 when running fails (a wrong input, a run-time check, a device error).
+1 when running fails (a wrong input, a run-time check, a device error). An internal
+error (a bug in relaxc) is reported as such and exits 70.
 )";
 
 constexpr const char* kCheckHelp =
@@ -391,6 +392,9 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
     // a run-time check of the VM.
     std::cerr << "relaxc " << name << ": error: " << e.what() << "\n";
     return kExitInputError;
+  } catch (const InternalError& e) {
+    std::cerr << render_bug_report("relaxc " + std::string(name), e);
+    return kExitInternalError;
   }
 }
 
@@ -434,6 +438,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     return relaxc::tools::relaxc_main(args);
+  } catch (const relaxc::InternalError& e) {
+    std::cerr << relaxc::render_bug_report("relaxc", e);
+    return relaxc::tools::kExitInternalError;
   } catch (const std::exception& e) {
     // Not a user error (those are reported by each command): most likely out of memory.
     std::cerr << "relaxc: error: " << e.what() << "\n";

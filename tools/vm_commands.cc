@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "codegen/target_backend.h"
 #include "driver/build.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
+#include "runtime/device_registry.h"
 #include "runtime/npy.h"
 #include "runtime/open_device.h"
 #include "runtime/vm/executable.h"
@@ -127,17 +127,18 @@ std::unique_ptr<runtime::Device> open_run_device(const std::string& spec,
     return runtime::open_device(spec);
   }
   std::string failures;
-  for (const codegen::TargetBackend& backend : codegen::all_backends()) {
+  for (const runtime::DeviceKind* kind : runtime::device_kinds_by_preference()) {
     bool has = false;
-    for (const runtime::vm::Backend& b : exe->backends) has = has || b.format == backend.format;
+    for (const runtime::vm::Backend& b : exe->backends)
+      has = has || b.format == kind->kernel_format;
     if (!has) continue;
     try {
-      return runtime::open_device(backend.name);
+      return runtime::open_device(std::string(kind->name));
     } catch (const runtime::RuntimeError& e) {
       failures += std::string(failures.empty() ? "" : "; ") + e.what();
     }
   }
-  throw runtime::RuntimeError("no device present runs the executable's kernels: " + failures);
+  runtime::runtime_error() << "no device present runs the executable's kernels: " << failures;
 }
 
 // One output of a run: its name (FUNCTION_I) and value (a tensor, shape or PrimValue).
@@ -265,11 +266,10 @@ std::vector<Value> load_inputs(runtime::vm::VirtualMachine& vm, const CommandLin
     if (params.size() != cl.inputs.size()) {
       std::string names;
       for (const std::string& p : params) names += (names.empty() ? "" : ", ") + p;
-      throw runtime::RuntimeError(
-          "function '" + cl.function + "' takes " + std::to_string(params.size()) +
-          (params.size() == 1 ? " argument" : " arguments") +
-          (names.empty() ? "" : " (" + names + ")") + ", got " +
-          std::to_string(cl.inputs.size()) + " --input");
+      runtime::runtime_error() << "function '" << cl.function << "' takes " << params.size()
+                               << (params.size() == 1 ? " argument" : " arguments")
+                               << (names.empty() ? "" : " (" + names + ")") << ", got "
+                               << cl.inputs.size() << " --input";
     }
   }
   std::vector<Value> args;

@@ -12,6 +12,7 @@
 #include "codegen/vm/int_program_codegen.h"
 #include "ir/relax/ops/op_common.h"
 #include "ir/tir/functor.h"
+#include "runtime/vm/builtin_abi.h"
 
 namespace relaxc::codegen {
 
@@ -21,6 +22,8 @@ using runtime::vm::Instruction;
 using runtime::vm::Opcode;
 
 namespace {
+
+namespace builtin = runtime::vm::builtin;
 
 void append_bytes(std::string& key, const void* data, size_t n) {
   key.append(static_cast<const char*>(data), n);
@@ -96,7 +99,7 @@ class FunctionCodegen {
   // The register holding `a`: itself, or a copy of the constant or immediate.
   int64_t in_register(const Arg& a) {
     if (a.kind == Arg::Kind::Register) return a.value;
-    return emit_builtin("vm.builtin.copy", {a}).value;
+    return emit_builtin(builtin::kCopy, {a}).value;
   }
 
   void emit_ret(const Arg& result) {
@@ -151,13 +154,12 @@ class FunctionCodegen {
       case NodeKind::RelaxTuple: {
         std::vector<Arg> fields;
         for (const relax::Expr& f : e.as<relax::TupleNode>()->fields) fields.push_back(visit(f));
-        return emit_builtin("vm.builtin.make_tuple", std::move(fields));
+        return emit_builtin(builtin::kMakeTuple, std::move(fields));
       }
       case NodeKind::RelaxTupleGetItem: {
         const auto* get = e.as<relax::TupleGetItemNode>();
         Arg tuple = visit(get->tuple);
-        return emit_builtin("vm.builtin.tuple_getitem",
-                            {tuple, Arg{Arg::Kind::Immediate, get->index}});
+        return emit_builtin(builtin::kTupleGetitem, {tuple, Arg{Arg::Kind::Immediate, get->index}});
       }
       case NodeKind::RelaxCall:
         return call(*e.as<relax::CallNode>());
@@ -260,7 +262,7 @@ class FunctionCodegen {
         // A closure held in a register: the VM calls it through the builtin.
         std::vector<Arg> args{visit(c.op)};
         for (Arg& a : visit_args(c.args, 0)) args.push_back(a);
-        return emit_builtin("vm.builtin.invoke_closure", std::move(args));
+        return emit_builtin(builtin::kInvokeClosure, std::move(args));
       }
       case NodeKind::RelaxOp:
         return call_op(c);
@@ -288,7 +290,7 @@ class FunctionCodegen {
         user_error(c.span) << where() << ": " << relax::op_display_name(&c)
                            << " must name a variable holding the value to free";
       }
-      return emit_builtin("vm.builtin.null_value", {}, killed.value);
+      return emit_builtin(builtin::kNullValue, {}, killed.value);
     }
     user_error(c.span) << where() << ": " << relax::op_display_name(&c)
                        << " is not in VM form (vm-builtin-lower turns VM operators into "
@@ -306,14 +308,14 @@ class FunctionCodegen {
     branch.reg = cond;
     code_.push_back(std::move(branch));
     std::string binding = binding_;
-    emit_builtin("vm.builtin.copy", {visit(node.true_branch)}, result);
+    emit_builtin(builtin::kCopy, {visit(node.true_branch)}, result);
     size_t goto_pc = code_.size();
     Instruction jump;
     jump.opcode = Opcode::Goto;
     code_.push_back(std::move(jump));
     code_[if_pc].offset = static_cast<int64_t>(code_.size() - if_pc);
     binding_ = binding;
-    emit_builtin("vm.builtin.copy", {visit(node.false_branch)}, result);
+    emit_builtin(builtin::kCopy, {visit(node.false_branch)}, result);
     code_[goto_pc].offset = static_cast<int64_t>(code_.size() - goto_pc);
     binding_ = binding;
     return reg(result);

@@ -9,12 +9,13 @@
 #include <unordered_map>
 
 #include "ir/relax/well_formed_checker.h"
+#include "ir/tir/expr_functor.h"
 
 namespace relaxc::relax::well_formed {
 
 namespace {
 
-class TirChecker {
+class TirChecker final : private tir::StmtFunctor<void(Span)> {
  public:
   TirChecker(const std::string& name, Reporter* reporter) : name_(name), reporter_(reporter) {}
 
@@ -138,75 +139,69 @@ class TirChecker {
     if (stmt->span.defined()) span = stmt->span;
     DepthGuard guard(&depth_, reporter_, &depth_reported_, span);
     if (!guard.ok()) return;
-    switch (stmt->kind()) {
-      case NodeKind::TirBufferStore: {
-        const auto* store = static_cast<const tir::BufferStoreNode*>(stmt.get());
-        if (store->buffer.defined()) use_buffer(store->buffer.get(), span);
-        check_expr(store->value, span);
-        for (const tir::PrimExpr& index : store->indices) check_expr(index, span);
-        return;
-      }
-      case NodeKind::TirEvaluate:
-        check_expr(static_cast<const tir::EvaluateNode*>(stmt.get())->value, span);
-        return;
-      case NodeKind::TirLetStmt: {
-        const auto* let = static_cast<const tir::LetStmtNode*>(stmt.get());
-        check_expr(let->value, span);
-        push_frame();
-        if (let->var.defined()) define_var(let->var.get());
-        check_stmt(let->body, span);
-        pop_frame();
-        return;
-      }
-      case NodeKind::TirIfThenElse: {
-        const auto* branch = static_cast<const tir::IfThenElseNode*>(stmt.get());
-        check_expr(branch->condition, span);
-        check_stmt(branch->then_case, span);
-        if (branch->else_case.defined()) check_stmt(branch->else_case, span);
-        return;
-      }
-      case NodeKind::TirFor: {
-        const auto* loop = static_cast<const tir::ForNode*>(stmt.get());
-        check_expr(loop->min, span);
-        check_expr(loop->extent, span);
-        push_frame();
-        if (loop->loop_var.defined()) define_var(loop->loop_var.get());
-        check_stmt(loop->body, span);
-        pop_frame();
-        return;
-      }
-      case NodeKind::TirWhile: {
-        const auto* loop = static_cast<const tir::WhileNode*>(stmt.get());
-        check_expr(loop->condition, span);
-        check_stmt(loop->body, span);
-        return;
-      }
-      case NodeKind::TirSeqStmt:
-        for (const tir::Stmt& item : static_cast<const tir::SeqStmtNode*>(stmt.get())->seq) {
-          check_stmt(item, span);
-        }
-        return;
-      case NodeKind::TirAllocate: {
-        const auto* alloc = static_cast<const tir::AllocateNode*>(stmt.get());
-        push_frame();
-        if (alloc->buffer.defined()) {
-          check_buffer_layout(alloc->buffer.get(), span);
-          define_buffer(alloc->buffer.get());
-        }
-        check_stmt(alloc->body, span);
-        pop_frame();
-        return;
-      }
-      case NodeKind::TirBlockRealize:
-        check_block_realize(static_cast<const tir::BlockRealizeNode*>(stmt.get()), span);
-        return;
-      case NodeKind::TirBlock:
-        check_block(static_cast<const tir::BlockNode*>(stmt.get()), span);
-        return;
-      default:
-        error(span, "[tir] PrimFunc '" + name_ + "' holds a node that is not a statement");
-        return;
+    visit_stmt(stmt, span);
+  }
+
+  void visit_TirBufferStore(const tir::BufferStoreNode* store, Span span) override {
+    if (store->buffer.defined()) use_buffer(store->buffer.get(), span);
+    check_expr(store->value, span);
+    for (const tir::PrimExpr& index : store->indices) check_expr(index, span);
+  }
+
+  void visit_TirEvaluate(const tir::EvaluateNode* evaluate, Span span) override {
+    check_expr(evaluate->value, span);
+  }
+
+  void visit_TirLetStmt(const tir::LetStmtNode* let, Span span) override {
+    check_expr(let->value, span);
+    push_frame();
+    if (let->var.defined()) define_var(let->var.get());
+    check_stmt(let->body, span);
+    pop_frame();
+  }
+
+  void visit_TirIfThenElse(const tir::IfThenElseNode* branch, Span span) override {
+    check_expr(branch->condition, span);
+    check_stmt(branch->then_case, span);
+    if (branch->else_case.defined()) check_stmt(branch->else_case, span);
+  }
+
+  void visit_TirFor(const tir::ForNode* loop, Span span) override {
+    check_expr(loop->min, span);
+    check_expr(loop->extent, span);
+    push_frame();
+    if (loop->loop_var.defined()) define_var(loop->loop_var.get());
+    check_stmt(loop->body, span);
+    pop_frame();
+  }
+
+  void visit_TirWhile(const tir::WhileNode* loop, Span span) override {
+    check_expr(loop->condition, span);
+    check_stmt(loop->body, span);
+  }
+
+  void visit_TirSeqStmt(const tir::SeqStmtNode* seq, Span span) override {
+    for (const tir::Stmt& item : seq->seq) check_stmt(item, span);
+  }
+
+  void visit_TirAllocate(const tir::AllocateNode* alloc, Span span) override {
+    push_frame();
+    if (alloc->buffer.defined()) {
+      check_buffer_layout(alloc->buffer.get(), span);
+      define_buffer(alloc->buffer.get());
     }
+    check_stmt(alloc->body, span);
+    pop_frame();
+  }
+
+  void visit_TirBlockRealize(const tir::BlockRealizeNode* realize, Span span) override {
+    check_block_realize(realize, span);
+  }
+
+  void visit_TirBlock(const tir::BlockNode* block, Span span) override { check_block(block, span); }
+
+  void visit_default(const tir::StmtNode*, Span span) override {
+    error(span, "[tir] PrimFunc '" + name_ + "' holds a node that is not a statement");
   }
 
   void check_block_realize(const tir::BlockRealizeNode* realize, Span span) {

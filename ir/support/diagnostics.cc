@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <exception>
 #include <mutex>
+#include <utility>
 
 namespace relaxc {
 
@@ -94,13 +96,28 @@ void DiagnosticList::throw_if_errors() const {
 
 UserErrorBuilder::~UserErrorBuilder() noexcept(false) { throw UserError(span_, os_.str()); }
 
-InternalErrorBuilder::InternalErrorBuilder(const char* file, int line, const char* condition) {
-  os_ << file << ":" << line << ": internal error: check failed: " << condition << ": ";
+InternalError::InternalError(std::string file, int line, std::string condition, std::string message)
+    : std::logic_error(file + ":" + std::to_string(line) + ": check failed: " + condition + ": " +
+                       message),
+      file_(std::move(file)),
+      line_(line),
+      condition_(std::move(condition)),
+      message_(std::move(message)) {}
+
+std::string render_bug_report(std::string_view program, const InternalError& error) {
+  std::string prefix(program);
+  return prefix + ": internal error: " + error.what() + "\n" + prefix +
+         ": this is a bug in relaxc; please report it with the input and command that caused "
+         "it\n";
 }
 
-InternalErrorBuilder::~InternalErrorBuilder() {
-  std::fprintf(stderr, "%s\n", os_.str().c_str());
-  std::abort();
+InternalErrorBuilder::~InternalErrorBuilder() noexcept(false) {
+  InternalError error(file_, line_, condition_, os_.str());
+  if (std::uncaught_exceptions() > 0) {
+    std::fprintf(stderr, "internal error: %s\n", error.what());
+    std::abort();
+  }
+  throw error;
 }
 
 }  // namespace relaxc

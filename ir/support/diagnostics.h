@@ -91,12 +91,39 @@ class UserErrorBuilder {
 
 inline UserErrorBuilder user_error(Span span = {}) { return UserErrorBuilder(span); }
 
-// Internal errors are bugs: print where and why, then abort.
+// A bug in relaxc: a check of an invariant failed. Thrown rather than aborting so that a
+// program embedding the compiler can recover; the relaxc CLI reports it as a bug.
+// what() is "file:line: check failed: condition: message".
+class InternalError : public std::logic_error {
+ public:
+  InternalError(std::string file, int line, std::string condition, std::string message);
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& condition() const { return condition_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string condition_;
+  std::string message_;
+};
+
+// How a tool tells its user about an internal error: "<program>: internal error: " and
+// the error, then a line asking to report the bug. `program` names the tool and command
+// ("relaxc build").
+std::string render_bug_report(std::string_view program, const InternalError& error);
+
+// Builds an internal error's message with << and throws it on destruction. A check
+// that fails while another exception unwinds the stack cannot throw (that would
+// terminate without a word), so it prints the error and aborts instead.
 class InternalErrorBuilder {
  public:
-  InternalErrorBuilder(const char* file, int line, const char* condition);
+  InternalErrorBuilder(const char* file, int line, const char* condition)
+      : file_(file), line_(line), condition_(condition) {}
   InternalErrorBuilder(const InternalErrorBuilder&) = delete;
-  [[noreturn]] ~InternalErrorBuilder();
+  [[noreturn]] ~InternalErrorBuilder() noexcept(false);
   template <typename T>
   InternalErrorBuilder& operator<<(const T& v) {
     os_ << v;
@@ -104,6 +131,9 @@ class InternalErrorBuilder {
   }
 
  private:
+  const char* file_;
+  int line_;
+  const char* condition_;
   std::ostringstream os_;
 };
 

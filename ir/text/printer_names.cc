@@ -44,7 +44,6 @@ NameTable::NameTable() {
 void NameTable::push_scope() { scopes_.emplace_back(); }
 
 void NameTable::pop_scope() {
-  RELAXC_ICHECK(scopes_.size() > 1) << "popping the outermost name scope";
   for (const Entry& entry : scopes_.back()) {
     names_.erase(entry.node);
     if (entry.holds_name) release(entry.name);

@@ -21,9 +21,6 @@ class NameTable {
  public:
   NameTable();
 
-  void push_scope();
-  void pop_scope();
-
   // Names `node` in the innermost scope (or the outermost, for declarations hoisted to
   // the top of a function) and returns the name. `fallback` replaces an empty hint. A
   // node that already has a name keeps it. The hint "_" (a discarded Relax binding) is
@@ -55,9 +52,16 @@ class NameTable {
   // free one starts, so that many variables of one hint are named in linear time.
   std::unordered_map<std::string, int64_t> first_free_suffix_;
   std::vector<std::vector<Entry>> scopes_;
+
+  // Scopes open and close only through NameScope, so that every pop has its push and
+  // the outermost scope is never popped.
+  friend class NameScope;
+  void push_scope();
+  void pop_scope();
 };
 
-// Opens a name scope for the lifetime of the guard.
+// Opens a name scope for the lifetime of the guard. Guards close innermost scopes, so
+// several open at once may be destroyed in any order.
 class NameScope {
  public:
   explicit NameScope(NameTable& names) : names_(names) { names_.push_scope(); }

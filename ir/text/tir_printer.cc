@@ -14,6 +14,7 @@
 #include "ir/text/tir_printer.h"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -400,7 +401,7 @@ void TirPrinter::stmt(const tir::Stmt& first, int indent, bool last, std::string
   // The last statement of a sequence, and the body of a LetStmt or Allocate written as
   // an assignment, continue at this indentation: they are followed in this loop rather
   // than by recursion, so that a long chain of them cannot exhaust the stack.
-  int open_scopes = 0;
+  std::deque<NameScope> open_scopes;
   tir::Stmt s = first;
   while (s.defined()) {
     if (const auto* seq = s.as<tir::SeqStmtNode>()) {
@@ -409,8 +410,7 @@ void TirPrinter::stmt(const tir::Stmt& first, int indent, bool last, std::string
       s = seq->seq.back();
     } else if (const auto* let = s.as<tir::LetStmtNode>(); last && let != nullptr) {
       std::string value = print(let->value).text;
-      ctx_.names.push_scope();
-      ++open_scopes;
+      open_scopes.emplace_back(ctx_.names);
       if (let->var.defined()) {
         std::string var = define_var(let->var.get());
         emit_line(out, indent, var + ": " + type_annotation(let->var->dtype) + " = " + value);
@@ -419,8 +419,7 @@ void TirPrinter::stmt(const tir::Stmt& first, int indent, bool last, std::string
     } else if (const auto* alloc = s.as<tir::AllocateNode>(); last && alloc != nullptr) {
       std::string args =
           alloc->buffer.defined() ? buffer_arguments(alloc->buffer.get(), {}) : std::string();
-      ctx_.names.push_scope();
-      ++open_scopes;
+      open_scopes.emplace_back(ctx_.names);
       if (alloc->buffer.defined()) {
         std::string name = define_buffer(alloc->buffer.get());
         emit_line(out, indent, name + " = " + t("alloc_buffer") + "(" + args + ")");
@@ -431,7 +430,6 @@ void TirPrinter::stmt(const tir::Stmt& first, int indent, bool last, std::string
       break;
     }
   }
-  for (; open_scopes > 0; --open_scopes) ctx_.names.pop_scope();
 }
 
 void TirPrinter::single_stmt(const tir::Stmt& s, int indent, std::string& out) {

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "ir/node_dispatch.h"
+
 namespace relaxc {
 
 Span span_of(const Object* node) {
@@ -121,7 +123,6 @@ Ref<Object> Mutator::mutate(const Object* node) {
       break;
   }
   RELAXC_UNREACHABLE() << "a TensorIR mutator met a " << node_kind_name(node->kind());
-  return {};  // not reached; GCC cannot see that the line above aborts
 }
 
 Var Mutator::mutate_var_def(const Var& var) { return var; }

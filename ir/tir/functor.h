@@ -8,7 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "ir/node_dispatch.h"
+#include "ir/node_reflection.h"
 #include "ir/tir/stmt.h"
 
 namespace relaxc {

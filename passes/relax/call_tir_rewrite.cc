@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "ir/relax/expr_mutator.h"
+#include "ir/relax/op_handles.h"
 #include "ir/relax/ops/op_common.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -26,8 +28,8 @@ namespace {
 
 bool is_dps_call(const Expr& value) {
   const auto* call = value.as<CallNode>();
-  const auto* op = call != nullptr ? call->op.as<OpNode>() : nullptr;
-  return op != nullptr && (op->name == "relax.call_tir" || op->name == "relax.call_dps_packed");
+  return call != nullptr &&
+         (call->op.same_as(ops::call_tir()) || call->op.same_as(ops::call_dps_packed()));
 }
 
 class CallTirRewriter : public ExprMutator {
@@ -75,7 +77,7 @@ class CallTirRewriter : public ExprMutator {
     }
     std::vector<Expr> args;
     Expr callee = call->args[0];
-    bool packed = op->name == "relax.call_dps_packed";
+    bool packed = call->op.same_as(ops::call_dps_packed());
     if (packed) args.push_back(callee);
     for (Expr& input : tuple_fields(call->args[1], span)) args.push_back(std::move(input));
     args.insert(args.end(), outputs.begin(), outputs.end());
@@ -132,12 +134,7 @@ class CallTirRewriter : public ExprMutator {
 
 IRModule call_tir_rewrite(const IRModule& module) {
   CallTirRewriter rewriter(module);
-  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
-  for (const auto& [gv, func] : module->functions) {
-    Function f = func.cast<FunctionNode>();
-    functions.emplace_back(gv, f.defined() ? Ref<Object>(rewriter.visit_expr(f)) : func);
-  }
-  return make_module(std::move(functions), module->attrs, module->span);
+  return map_relax_functions(module, [&](const Function& f) { return rewriter.visit_expr(f); });
 }
 
 }  // namespace relaxc::relax

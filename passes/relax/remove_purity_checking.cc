@@ -8,6 +8,8 @@
 // R.invoke_pure_closure becomes R.invoke_closure; inside one they stay, since an impure
 // call is never allowed there.
 #include "ir/relax/expr_mutator.h"
+#include "ir/relax/op_handles.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -35,11 +37,10 @@ class PurityCheckRemover : public ExprMutator {
   Expr visit_node(const CallNode* node) override {
     Expr rebuilt = ExprMutator::visit_node(node);
     const auto* call = rebuilt.as<CallNode>();
-    const auto* op = call->op.as<OpNode>();
-    if (op == nullptr || builder_.in_dataflow_block()) return rebuilt;
-    const char* impure = op->name == "relax.call_pure_packed"      ? "relax.call_packed"
-                         : op->name == "relax.invoke_pure_closure" ? "relax.invoke_closure"
-                                                                   : nullptr;
+    if (builder_.in_dataflow_block()) return rebuilt;
+    const char* impure = call->op.same_as(ops::call_pure_packed())      ? "relax.call_packed"
+                         : call->op.same_as(ops::invoke_pure_closure()) ? "relax.invoke_closure"
+                                                                        : nullptr;
     if (impure == nullptr) return rebuilt;
     return builder_.call_op(impure, call->args, call->sinfo_args, call->attrs, call->span);
   }
@@ -49,12 +50,7 @@ class PurityCheckRemover : public ExprMutator {
 
 IRModule remove_purity_checking(const IRModule& module) {
   PurityCheckRemover remover(module);
-  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
-  for (const auto& [gv, func] : module->functions) {
-    Function f = func.cast<FunctionNode>();
-    functions.emplace_back(gv, f.defined() ? Ref<Object>(remover.visit_expr(f)) : func);
-  }
-  return make_module(std::move(functions), module->attrs, module->span);
+  return map_relax_functions(module, [&](const Function& f) { return remover.visit_expr(f); });
 }
 
 }  // namespace relaxc::relax

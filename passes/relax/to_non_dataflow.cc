@@ -5,6 +5,7 @@
 // of the same name, StructInfo and span, which replaces the DataflowVar in every later
 // use (var_remap_); the values themselves are unchanged.
 #include "ir/relax/expr_mutator.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -54,12 +55,7 @@ class DataflowRemover : public ExprMutator {
 
 IRModule to_non_dataflow(const IRModule& module) {
   DataflowRemover remover(module);
-  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
-  for (const auto& [gv, func] : module->functions) {
-    Function f = func.cast<FunctionNode>();
-    functions.emplace_back(gv, f.defined() ? Ref<Object>(remover.visit_expr(f)) : func);
-  }
-  return make_module(std::move(functions), module->attrs, module->span);
+  return map_relax_functions(module, [&](const Function& f) { return remover.visit_expr(f); });
 }
 
 }  // namespace relaxc::relax

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "ir/relax/expr_mutator.h"
+#include "ir/relax/op_handles.h"
 #include "ir/relax/ops/op_common.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -37,48 +39,46 @@ class VmBuiltinLowerer : public ExprMutator {
   Expr visit_node(const CallNode* node) override {
     Expr rebuilt = ExprMutator::visit_node(node);
     const auto* call = rebuilt.as<CallNode>();
-    const auto* op = call->op.as<OpNode>();
-    if (op == nullptr) return rebuilt;
-    const std::string& name = op->name;
+    if (!call->op.is<OpNode>()) return rebuilt;
+    const Expr& op = call->op;
     const std::vector<Expr>& args = call->args;
     const StructInfo& sinfo = call->struct_info;
-    if (name == "relax.call_packed" || name == "relax.memory.kill_storage" ||
-        name == "relax.memory.kill_tensor") {
+    if (op.same_as(ops::call_packed()) || op.same_as(ops::kill_storage()) ||
+        op.same_as(ops::kill_tensor())) {
       return rebuilt;
     }
-    if (name == "relax.call_pure_packed") {
+    if (op.same_as(ops::call_pure_packed())) {
       return builder_.call_op("relax.call_packed", args, call->sinfo_args, call->attrs, call->span);
     }
-    if (name == "relax.memory.alloc_storage") {
+    if (op.same_as(ops::alloc_storage())) {
       return builtin("vm.builtin.alloc_storage", args, object_sinfo(), call->span);
     }
-    if (name == "relax.memory.alloc_tensor") {
+    if (op.same_as(ops::alloc_tensor())) {
       return builtin("vm.builtin.alloc_tensor", args, sinfo, call->span);
     }
-    if (name == "relax.reshape") return builtin("vm.builtin.reshape", args, sinfo, call->span);
-    if (name == "relax.flatten") return flatten(call);
-    if (name == "relax.shape_of") return builtin("vm.builtin.shape_of", args, sinfo, call->span);
-    if (name == "relax.null_value") {
+    if (op.same_as(ops::reshape())) return builtin("vm.builtin.reshape", args, sinfo, call->span);
+    if (op.same_as(ops::flatten())) return flatten(call);
+    if (op.same_as(ops::shape_of())) return builtin("vm.builtin.shape_of", args, sinfo, call->span);
+    if (op.same_as(ops::null_value())) {
       return builtin("vm.builtin.null_value", {}, object_sinfo(), call->span);
     }
-    if (name == "relax.print") {
+    if (op.same_as(ops::print())) {
       const AttrValue* format = call->attrs.find("format");
       std::vector<Expr> values = {
           make_string_imm(format != nullptr ? format->s : std::string(), call->span)};
       values.insert(values.end(), args.begin(), args.end());
       return builtin("vm.builtin.print", std::move(values), {}, call->span);
     }
-    if (name == "relax.make_closure" || name == "relax.invoke_closure" ||
-        name == "relax.invoke_pure_closure") {
+    bool make = op.same_as(ops::make_closure());
+    if (make || op.same_as(ops::invoke_closure()) || op.same_as(ops::invoke_pure_closure())) {
       std::vector<Expr> spread = {args[0]};
       for (Expr& field : tuple_fields(args[1], call->span)) spread.push_back(std::move(field));
-      bool make = name == "relax.make_closure";
       return builtin(make ? "vm.builtin.make_closure" : "vm.builtin.invoke_closure",
                      std::move(spread), sinfo, call->span);
     }
     std::string where = binding_ != nullptr ? " (binding '" + binding_->var->name + "')" : "";
     Span span = binding_ != nullptr && binding_->span.defined() ? binding_->span : call->span;
-    if (name == "relax.call_tir" || name == "relax.call_dps_packed") {
+    if (op.same_as(ops::call_tir()) || op.same_as(ops::call_dps_packed())) {
       user_error(span) << op_display_name(call) << where
                        << ": run call-tir-rewrite before vm-builtin-lower";
     }
@@ -126,12 +126,7 @@ class VmBuiltinLowerer : public ExprMutator {
 
 IRModule vm_builtin_lower(const IRModule& module) {
   VmBuiltinLowerer lowerer(module);
-  std::vector<std::pair<GlobalVar, Ref<Object>>> functions;
-  for (const auto& [gv, func] : module->functions) {
-    Function f = func.cast<FunctionNode>();
-    functions.emplace_back(gv, f.defined() ? Ref<Object>(lowerer.visit_expr(f)) : func);
-  }
-  return make_module(std::move(functions), module->attrs, module->span);
+  return map_relax_functions(module, [&](const Function& f) { return lowerer.visit_expr(f); });
 }
 
 }  // namespace relaxc::relax

@@ -44,19 +44,13 @@
 #include "ir/tir/functor.h"
 #include "passes/relax/transforms.h"
 #include "passes/relax/vm_shape_lower_heap.h"
+#include "runtime/vm/builtin_abi.h"
 
 namespace relaxc::relax {
 
 namespace {
 
-// The (code, value) pairs of vm.builtin.match_shape / match_prim_value.
-constexpr int64_t kNoOp = 0;
-constexpr int64_t kStoreToHeap = 1;
-constexpr int64_t kAssertEqualToImm = 2;
-constexpr int64_t kAssertEqualToLoad = 3;
-// The (code, value) pairs of vm.builtin.make_shape / make_prim_value.
-constexpr int64_t kUseImm = 0;
-constexpr int64_t kLoadShape = 1;
+namespace builtin = runtime::vm::builtin;
 
 const DataType kInt64 = DataType::Int(64);
 
@@ -100,9 +94,9 @@ class ShapeLowerer : public ExprMutator {
     // Without shape variables, constant dimensions still need a heap argument for
     // match_shape: an empty heap (the runtime requires a tensor there).
     if (plan_.size() > 0 || plan_.has_pattern_dims()) {
-      heap_ = builder_.emit(packed("vm.builtin.alloc_shape_heap", {prim(plan_.size())},
-                                   {tensor_sinfo_ndim(1, kInt64)}),
-                            "shape_heap");
+      heap_ = builder_.emit(
+          packed(builtin::kAllocShapeHeap, {prim(plan_.size())}, {tensor_sinfo_ndim(1, kInt64)}),
+          "shape_heap");
     }
     std::vector<PendingAssert> pending;
     for (const Var& param : func->params) {
@@ -145,14 +139,14 @@ class ShapeLowerer : public ExprMutator {
     std::vector<Expr> args = {heap_, prim(ndim)};
     for (const PrimExpr& dim : node->values) {
       if (const int64_t* imm = tir::as_const_int(dim)) {
-        args.push_back(prim(kUseImm));
+        args.push_back(prim(builtin::kUseImm));
         args.push_back(prim(*imm));
       } else {
-        args.push_back(prim(kLoadShape));
+        args.push_back(prim(builtin::kLoadShape));
         args.push_back(prim(loaded_slot(dim, node->span)));
       }
     }
-    return packed("vm.builtin.make_shape", std::move(args), {shape_sinfo_ndim(ndim)}, node->span);
+    return packed(builtin::kMakeShape, std::move(args), {shape_sinfo_ndim(ndim)}, node->span);
   }
 
   Expr visit_node(const PrimValueNode* node) override {
@@ -160,14 +154,14 @@ class ShapeLowerer : public ExprMutator {
     DataType dtype = node->value->dtype;
     std::vector<Expr> args = {heap_};
     if (const int64_t* imm = tir::as_const_int(node->value)) {
-      args.push_back(prim(kUseImm));
+      args.push_back(prim(builtin::kUseImm));
       args.push_back(prim(*imm));
     } else {
-      args.push_back(prim(kLoadShape));
+      args.push_back(prim(builtin::kLoadShape));
       args.push_back(prim(loaded_slot(node->value, node->span)));
     }
     args.push_back(make_data_type_imm(dtype));
-    return packed("vm.builtin.make_prim_value", std::move(args), {prim_sinfo(dtype)}, node->span);
+    return packed(builtin::kMakePrimValue, std::move(args), {prim_sinfo(dtype)}, node->span);
   }
 
   Expr visit_node(const CallNode* node) override {
@@ -265,14 +259,14 @@ class ShapeLowerer : public ExprMutator {
                    std::vector<PendingAssert>& pending) {
     const std::string ctx = err_ctx(what, span, sinfo);
     if (const auto* p = sinfo.as<PrimStructInfoNode>()) {
-      emit_packed("vm.builtin.check_prim_value_info",
+      emit_packed(builtin::kCheckPrimValueInfo,
                   {value, make_data_type_imm(p->dtype), make_string_imm(ctx)});
       if (p->value.defined()) match(value, /*is_prim=*/true, {p->value}, ctx, pending);
     } else if (const auto* s = sinfo.as<ShapeStructInfoNode>()) {
-      emit_packed("vm.builtin.check_shape_info", {value, prim(s->ndim), make_string_imm(ctx)});
+      emit_packed(builtin::kCheckShapeInfo, {value, prim(s->ndim), make_string_imm(ctx)});
       if (s->values) match(value, /*is_prim=*/false, *s->values, ctx, pending);
     } else if (const auto* t = sinfo.as<TensorStructInfoNode>()) {
-      emit_packed("vm.builtin.check_tensor_info",
+      emit_packed(builtin::kCheckTensorInfo,
                   {value, prim(t->ndim), make_data_type_imm(t->dtype), make_string_imm(ctx)});
       if (const std::vector<PrimExpr>* dims = t->shape_values()) {
         match(value, /*is_prim=*/false, *dims, ctx, pending);
@@ -280,7 +274,7 @@ class ShapeLowerer : public ExprMutator {
     } else if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
       check_tuple(value, *tuple, what, span, ctx, pending);
     } else if (sinfo.is<FuncStructInfoNode>()) {
-      emit_packed("vm.builtin.check_func_info", {value, make_string_imm(ctx)});
+      emit_packed(builtin::kCheckFuncInfo, {value, make_string_imm(ctx)});
     }
     // ObjectStructInfo: any value fits.
   }
@@ -295,7 +289,7 @@ class ShapeLowerer : public ExprMutator {
       }
       return;
     }
-    emit_packed("vm.builtin.check_tuple_info",
+    emit_packed(builtin::kCheckTupleInfo,
                 {value, prim(static_cast<int64_t>(size)), make_string_imm(ctx)});
     const auto* var = value.as<VarNode>();
     for (size_t i = 0; i < size; ++i) {
@@ -319,24 +313,25 @@ class ShapeLowerer : public ExprMutator {
     bool any = false;
     bool deferred = false;
     for (const PrimExpr& dim : dims) {
-      int64_t code = kNoOp;
+      int64_t code = builtin::kNoOp;
       int64_t operand = 0;
       if (const int64_t* imm = tir::as_const_int(dim)) {
-        code = kAssertEqualToImm;
+        code = builtin::kAssertEqualToImm;
         operand = *imm;
       } else if (const auto* v = dim.as<tir::VarNode>()) {
         operand = plan_.var_slot(v);
-        code = state_.defined.insert(v).second ? kStoreToHeap : kAssertEqualToLoad;
+        code =
+            state_.defined.insert(v).second ? builtin::kStoreToHeap : builtin::kAssertEqualToLoad;
       } else {
         int64_t slot = plan_.compound_slot(dim);
         if (state_.computed.count(slot)) {
-          code = kAssertEqualToLoad;
+          code = builtin::kAssertEqualToLoad;
           operand = slot;
         } else {
           deferred = true;
         }
       }
-      any = any || code != kNoOp;
+      any = any || code != builtin::kNoOp;
       codes.push_back(prim(code));
       codes.push_back(prim(operand));
     }
@@ -351,8 +346,7 @@ class ShapeLowerer : public ExprMutator {
     if (!is_prim) args.push_back(prim(static_cast<int64_t>(codes.size() / 2)));
     args.insert(args.end(), codes.begin(), codes.end());
     args.push_back(make_string_imm(ctx));
-    emit_packed(is_prim ? "vm.builtin.match_prim_value" : "vm.builtin.match_shape",
-                std::move(args));
+    emit_packed(is_prim ? builtin::kMatchPrimValue : builtin::kMatchShape, std::move(args));
   }
 
   // Asserts the compound dimensions that the last compute point made available.
@@ -360,10 +354,10 @@ class ShapeLowerer : public ExprMutator {
     for (const PendingAssert& p : pending) {
       std::vector<Expr> codes;
       for (const PrimExpr& dim : p.dims) {
-        int64_t code = kNoOp;
+        int64_t code = builtin::kNoOp;
         int64_t operand = 0;
         if (tir::as_const_int(dim) == nullptr && !dim.is<tir::VarNode>()) {
-          code = kAssertEqualToLoad;
+          code = builtin::kAssertEqualToLoad;
           operand = loaded_slot(dim, {});
         }
         codes.push_back(prim(code));

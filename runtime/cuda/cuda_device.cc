@@ -81,7 +81,7 @@ int choose_ordinal(const CudaDriver& driver, const CudaOptions& options) {
   std::string origin = "CudaOptions::device=" + std::to_string(options.device);
   int ordinal = options.device;
   if (ordinal < -1) {
-    throw RuntimeError(origin + " is not a device ordinal (-1 chooses by RELAXC_CUDA_DEVICE)");
+    runtime_error() << origin << " is not a device ordinal (-1 chooses by RELAXC_CUDA_DEVICE)";
   }
   if (ordinal == -1) {
     ordinal = 0;
@@ -91,8 +91,8 @@ int choose_ordinal(const CudaDriver& driver, const CudaOptions& options) {
       char* end = nullptr;
       long long value = std::strtoll(env, &end, 10);
       if (*end != '\0' || value < 0 || value > 1'000'000) {
-        throw RuntimeError(origin + " is not a device ordinal; expected an integer from 0 to " +
-                           std::to_string(std::max(count - 1, 0)));
+        runtime_error() << origin << " is not a device ordinal; expected an integer from 0 to "
+                        << std::max(count - 1, 0);
       }
       ordinal = static_cast<int>(value);
     }
@@ -108,8 +108,8 @@ int choose_ordinal(const CudaDriver& driver, const CudaOptions& options) {
       present +=
           std::string(present.empty() ? ": " : ", ") + std::to_string(i) + " \"" + name + "\"";
     }
-    throw RuntimeError(origin + " is out of range: the driver reports " + std::to_string(count) +
-                       " CUDA device(s)" + present);
+    runtime_error() << origin << " is out of range: the driver reports " << count
+                    << " CUDA device(s)" << present;
   }
   return ordinal;
 }
@@ -202,7 +202,7 @@ class CudaDeviceImpl final : public CudaDevice {
     std::lock_guard<std::mutex> lock(mutex_);
     CUdeviceptr address = buffers_.lookup(dst, "upload", dst_offset, bytes).address + dst_offset;
     if (bytes == 0) return;
-    if (src == nullptr) throw RuntimeError("upload: the host source is null");
+    if (src == nullptr) runtime_error() << "upload: the host source is null";
     ScopedCudaContext scope(driver_, context_);
     const std::string what = "uploading to " + buffer_name(dst);
     if (bytes < kDirectCopyBytes) {
@@ -227,7 +227,7 @@ class CudaDeviceImpl final : public CudaDevice {
     std::lock_guard<std::mutex> lock(mutex_);
     CUdeviceptr address = buffers_.lookup(src, "download", src_offset, bytes).address + src_offset;
     if (bytes == 0) return;
-    if (dst == nullptr) throw RuntimeError("download: the host destination is null");
+    if (dst == nullptr) runtime_error() << "download: the host destination is null";
     ScopedCudaContext scope(driver_, context_);
     const std::string what = "downloading from " + buffer_name(src);
     auto* host = static_cast<uint8_t*>(dst);
@@ -269,10 +269,9 @@ class CudaDeviceImpl final : public CudaDevice {
     CUdeviceptr from = buffers_.lookup(src, "copy", src_offset, bytes).address + src_offset;
     if (bytes == 0) return;
     if (dst.id == src.id && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
-      throw RuntimeError("copy: the source [" + std::to_string(src_offset) + ", " +
-                         std::to_string(src_offset + bytes) + ") and destination [" +
-                         std::to_string(dst_offset) + ", " + std::to_string(dst_offset + bytes) +
-                         ") overlap in " + buffer_name(dst));
+      runtime_error() << "copy: the source [" << src_offset << ", " << src_offset + bytes
+                      << ") and destination [" << dst_offset << ", " << dst_offset + bytes
+                      << ") overlap in " << buffer_name(dst);
     }
     ScopedCudaContext scope(driver_, context_);
     driver_.check(driver_.cuMemcpyDtoDAsync(to, from, bytes, stream_), "cuMemcpyDtoDAsync",

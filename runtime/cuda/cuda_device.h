@@ -33,4 +33,8 @@ class CudaDevice : public Device {
 // (no driver, an ordinal out of range, a driver call).
 std::unique_ptr<CudaDevice> open_cuda_device(const CudaOptions& options = {});
 
+// The registry entry of CUDA devices (cuda_device_kind.cc).
+struct DeviceKind;
+const DeviceKind& cuda_device_kind();
+
 }  // namespace relaxc::runtime

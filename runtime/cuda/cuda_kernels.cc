@@ -125,15 +125,15 @@ std::string entry_list(const std::vector<PtxEntry>& entries) {
 std::string checked_ptx(const KernelBinary& binary) {
   const std::string where = "kernel '" + binary.name + "'";
   if (binary.format != KernelFormat::Ptx) {
-    throw RuntimeError(where + " is " + kernel_format_name(binary.format) +
-                       "; the CUDA device runs PTX");
+    runtime_error() << where << " is " << kernel_format_name(binary.format)
+                    << "; the CUDA device runs PTX";
   }
   std::string ptx(binary.code.begin(), binary.code.end());
   while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-  if (ptx.empty()) throw RuntimeError(where + ": the PTX text is empty");
+  if (ptx.empty()) runtime_error() << where << ": the PTX text is empty";
   if (size_t nul = ptx.find('\0'); nul != std::string::npos) {
-    throw RuntimeError(where + ": the PTX text has a NUL byte at offset " + std::to_string(nul) +
-                       "; PTX is text");
+    runtime_error() << where << ": the PTX text has a NUL byte at offset " << nul
+                    << "; PTX is text";
   }
   return ptx;
 }
@@ -143,15 +143,14 @@ void check_limits(const KernelBinary& binary, const DeviceLimits& limits) {
   check_kernel_limits(binary, limits);
   const std::string where = kernel_on_device(binary.name, limits);
   if (binary.num_buffers < 0) {
-    throw RuntimeError(where + "takes " + std::to_string(binary.num_buffers) + " buffers");
+    runtime_error() << where << "takes " << binary.num_buffers << " buffers";
   }
   // Parameters are laid out at their natural alignment; 8 bytes each bounds that.
   size_t param_bytes = 8 * (static_cast<size_t>(binary.num_buffers) + binary.scalars.size());
   if (param_bytes > static_cast<size_t>(limits.max_push_constant_bytes)) {
-    throw RuntimeError(where + "takes " + std::to_string(binary.num_buffers) + " buffers and " +
-                       std::to_string(binary.scalars.size()) +
-                       " scalars, more than the kernel parameter space of " +
-                       std::to_string(limits.max_push_constant_bytes) + " bytes holds");
+    runtime_error() << where << "takes " << binary.num_buffers << " buffers and "
+                    << binary.scalars.size() << " scalars, more than the kernel parameter space of "
+                    << limits.max_push_constant_bytes << " bytes holds";
   }
 }
 
@@ -161,9 +160,9 @@ void check_parameters(const KernelBinary& binary, const std::vector<size_t>& siz
   const std::string where = "kernel '" + binary.name + "': ";
   size_t expected = static_cast<size_t>(binary.num_buffers) + binary.scalars.size();
   if (sizes.size() != expected) {
-    throw RuntimeError(where + "the PTX entry takes " + std::to_string(sizes.size()) +
-                       " parameter(s), but its ABI has " + std::to_string(binary.num_buffers) +
-                       " buffer(s) and " + std::to_string(binary.scalars.size()) + " scalar(s)");
+    runtime_error() << where << "the PTX entry takes " << sizes.size()
+                    << " parameter(s), but its ABI has " << binary.num_buffers << " buffer(s) and "
+                    << binary.scalars.size() << " scalar(s)";
   }
   for (size_t i = 0; i < sizes.size(); ++i) {
     bool is_buffer = i < static_cast<size_t>(binary.num_buffers);
@@ -176,9 +175,8 @@ void check_parameters(const KernelBinary& binary, const std::vector<size_t>& siz
       what = "scalar argument " + std::to_string(scalar) + (wide ? " (int64)" : " (int32)");
     }
     if (sizes[i] != want) {
-      throw RuntimeError(where + "PTX parameter " + std::to_string(i) + " is " +
-                         std::to_string(sizes[i]) + " bytes, but the ABI passes " + what +
-                         " there, " + std::to_string(want) + " bytes");
+      runtime_error() << where << "PTX parameter " << i << " is " << sizes[i]
+                      << " bytes, but the ABI passes " << what << " there, " << want << " bytes";
     }
   }
 }
@@ -218,10 +216,10 @@ CUmodule CudaKernelCache::module_for(const std::string& ptx, const std::string& 
     while (!error_log.empty() && std::isspace(static_cast<unsigned char>(error_log.back()))) {
       error_log.pop_back();
     }
-    throw RuntimeError(
-        "cuModuleLoadDataEx failed: " + driver_.result_text(result) + " while loading kernel '" +
-        kernel + "'" +
-        (error_log.empty() ? std::string(" (the JIT log is empty)") : ": " + error_log));
+    runtime_error() << "cuModuleLoadDataEx failed: " << driver_.result_text(result)
+                    << " while loading kernel '" << kernel << "'"
+                    << (error_log.empty() ? std::string(" (the JIT log is empty)")
+                                          : ": " + error_log);
   }
   modules_.emplace(ptx, module);
   return module;
@@ -245,8 +243,8 @@ KernelId CudaKernelCache::load(const KernelBinary& binary) {
   kernel.abi = {binary.name, binary.num_buffers, binary.scalars};
   CUresult result = driver_.cuModuleGetFunction(&kernel.function, module, binary.name.c_str());
   if (result == CUDA_ERROR_NOT_FOUND) {
-    throw RuntimeError("kernel '" + binary.name + "': the PTX module has no .entry named '" +
-                       binary.name + "' (it has " + entry_list(entries) + ")");
+    runtime_error() << "kernel '" << binary.name << "': the PTX module has no .entry named '"
+                    << binary.name << "' (it has " << entry_list(entries) << ")";
   }
   driver_.check(result, "cuModuleGetFunction", "loading kernel '" + binary.name + "'");
   int max_threads = 0, registers = 0;
@@ -257,11 +255,10 @@ KernelId CudaKernelCache::load(const KernelBinary& binary) {
                 "cuFuncGetAttribute", "reading kernel '" + binary.name + "'");
   int64_t threads = int64_t{binary.block_size[0]} * binary.block_size[1] * binary.block_size[2];
   if (threads > max_threads) {
-    throw RuntimeError(kernel_on_device(binary.name, limits_) + "block size " +
-                       size_text(binary.block_size) + " has " + std::to_string(threads) +
-                       " threads, but the compiled kernel runs at most " +
-                       std::to_string(max_threads) + " per block (it uses " +
-                       std::to_string(registers) + " registers per thread)");
+    runtime_error() << kernel_on_device(binary.name, limits_) << "block size "
+                    << size_text(binary.block_size) << " has " << threads
+                    << " threads, but the compiled kernel runs at most " << max_threads
+                    << " per block (it uses " << registers << " registers per thread)";
   }
   kernel.block_size = binary.block_size;
   kernels_.push_back(std::move(kernel));
@@ -272,7 +269,7 @@ KernelId CudaKernelCache::load(const KernelBinary& binary) {
 
 const CudaKernel& CudaKernelCache::get(KernelId id) const {
   if (id == 0 || id > kernels_.size()) {
-    throw RuntimeError("kernel id " + std::to_string(id) + " was not returned by load_kernel");
+    runtime_error() << "kernel id " << id << " was not returned by load_kernel";
   }
   return kernels_[id - 1];
 }

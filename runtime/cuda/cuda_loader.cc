@@ -36,18 +36,18 @@ LoadedDriver load_process_driver() {
 
 // Resolves the table from `library` and calls cuInit.
 void resolve_and_init(void* library, CudaDriver& driver) {
-#define RELAXC_CUDA_RESOLVE(name, symbol, fallback)                                        \
-  driver.name = reinterpret_cast<PFN_##name>(resolve(library, symbol, fallback));          \
-  if (driver.name == nullptr) {                                                            \
-    throw RuntimeError(std::string(kNotAvailable) + driver.library + " does not export " + \
-                       symbol + " (the NVIDIA driver is too old; update it)");             \
+#define RELAXC_CUDA_RESOLVE(name, symbol, fallback)                                     \
+  driver.name = reinterpret_cast<PFN_##name>(resolve(library, symbol, fallback));       \
+  if (driver.name == nullptr) {                                                         \
+    runtime_error() << kNotAvailable << driver.library << " does not export " << symbol \
+                    << " (the NVIDIA driver is too old; update it)";                    \
   }
   RELAXC_CUDA_FUNCTIONS(RELAXC_CUDA_RESOLVE)
 #undef RELAXC_CUDA_RESOLVE
   CUresult result = driver.cuInit(0);
   if (result != CUDA_SUCCESS) {
-    throw RuntimeError(std::string(kNotAvailable) + "cuInit failed: " + driver.result_text(result) +
-                       " (" + driver.library + ")");
+    runtime_error() << kNotAvailable << "cuInit failed: " << driver.result_text(result) << " ("
+                    << driver.library << ")";
   }
   driver.check(driver.cuDriverGetVersion(&driver.version), "cuDriverGetVersion");
 }
@@ -70,9 +70,8 @@ CudaDriver load_cuda_driver(std::span<const char* const> library_names) {
   }
   if (library == nullptr) {
     std::string first = library_names.empty() ? "libcuda.so.1" : library_names.front();
-    throw RuntimeError(std::string(kNotAvailable) + first +
-                       " not found (install the NVIDIA driver; dlopen " + tried + ": " + dl_errors +
-                       ")");
+    runtime_error() << kNotAvailable << first << " not found (install the NVIDIA driver; dlopen "
+                    << tried << ": " << dl_errors << ")";
   }
   // A library that fails here is closed again, so that a later load (by its soname) does
   // not find it already in the process.
@@ -87,7 +86,7 @@ CudaDriver load_cuda_driver(std::span<const char* const> library_names) {
 
 const CudaDriver& cuda_driver() {
   static const LoadedDriver loaded = load_process_driver();
-  if (!loaded.error.empty()) throw RuntimeError(loaded.error);
+  if (!loaded.error.empty()) runtime_error() << loaded.error;
   return loaded.driver;
 }
 
@@ -116,7 +115,7 @@ void CudaDriver::check(CUresult result, std::string_view call, std::string_view 
   if (result == CUDA_SUCCESS) return;
   std::string message = std::string(call) + " failed: " + result_text(result);
   if (!context.empty()) message += " while " + std::string(context);
-  throw RuntimeError(message);
+  runtime_error() << message;
 }
 
 ScopedCudaContext::ScopedCudaContext(const CudaDriver& driver, CUcontext context)

@@ -21,7 +21,7 @@ void BuiltinArgs::expect_at_least(size_t n) const {
 }
 
 void BuiltinArgs::fail(const std::string& message) const {
-  throw RuntimeError(builtin_ + ": " + message);
+  runtime_error() << builtin_ << ": " << message;
 }
 
 void BuiltinArgs::wrong_kind(size_t i, const char* what, const char* expected) const {
@@ -72,16 +72,16 @@ std::string kind_with_article(const Value& value) {
 }
 
 size_t checked_tensor_bytes(DType dtype, std::span<const int64_t> shape, const std::string& what) {
-  if (dtype.is_void()) throw RuntimeError(what + ": a tensor needs a dtype, got void");
+  if (dtype.is_void()) runtime_error() << what << ": a tensor needs a dtype, got void";
   int64_t total = dtype.bytes();
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] < 0) {
-      throw RuntimeError(what + ": dimension " + std::to_string(d) + " of shape " +
-                         shape_text(shape) + " is negative");
+      runtime_error() << what << ": dimension " << d << " of shape " << shape_text(shape)
+                      << " is negative";
     }
     if (__builtin_mul_overflow(total, shape[d], &total)) {
-      throw RuntimeError(what + ": a " + dtype.str() + " tensor of shape " + shape_text(shape) +
-                         " is larger than the address space");
+      runtime_error() << what << ": a " << dtype.str() << " tensor of shape " << shape_text(shape)
+                      << " is larger than the address space";
     }
   }
   return static_cast<size_t>(total);
@@ -98,7 +98,7 @@ namespace {
 // vm.builtin.alloc_storage(size: Shape[1] bytes, device_index: Int, scope: String,
 // dtype: DataType) -> Storage from the device's pool.
 Value alloc_storage(VirtualMachine& vm, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.alloc_storage", in);
+  BuiltinArgs args(builtin::kAllocStorage, in);
   args.expect_count(4);
   const std::vector<int64_t>& size = args.shape(0, "size");
   int64_t device_index = args.integer(1, "device_index");
@@ -117,7 +117,7 @@ Value alloc_storage(VirtualMachine& vm, std::span<const Value> in) {
 
 // vm.builtin.alloc_tensor(storage, offset: Int, shape: Shape, dtype: DataType) -> Tensor.
 Value alloc_tensor(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.alloc_tensor", in);
+  BuiltinArgs args(builtin::kAllocTensor, in);
   args.expect_count(4);
   if (in[0].kind() != Value::Kind::Storage) {
     args.fail("argument 0 (storage) is " + kind_with_article(in[0]) + ", expected a storage");
@@ -126,7 +126,7 @@ Value alloc_tensor(VirtualMachine&, std::span<const Value> in) {
   int64_t offset = args.integer(1, "offset");
   const std::vector<int64_t>& shape = args.shape(2, "shape");
   DType dtype = args.dtype(3, "dtype");
-  size_t bytes = checked_tensor_bytes(dtype, shape, "vm.builtin.alloc_tensor");
+  size_t bytes = checked_tensor_bytes(dtype, shape, builtin::kAllocTensor);
   if (offset < 0 || static_cast<size_t>(offset) > storage->bytes ||
       bytes > storage->bytes - static_cast<size_t>(offset)) {
     args.fail("a " + dtype.str() + " tensor of shape " + shape_text(shape) + " at offset " +
@@ -142,12 +142,12 @@ Value alloc_tensor(VirtualMachine&, std::span<const Value> in) {
 }
 
 Value null_value(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs("vm.builtin.null_value", in).expect_count(0);
+  BuiltinArgs(builtin::kNullValue, in).expect_count(0);
   return Value();
 }
 
 Value copy(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs("vm.builtin.copy", in).expect_count(1);
+  BuiltinArgs(builtin::kCopy, in).expect_count(1);
   return in[0];
 }
 
@@ -156,7 +156,7 @@ Value make_tuple(VirtualMachine&, std::span<const Value> in) {
 }
 
 Value tuple_getitem(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.tuple_getitem", in);
+  BuiltinArgs args(builtin::kTupleGetitem, in);
   args.expect_count(2);
   const std::vector<Value>& fields = args.tuple(0, "tuple");
   int64_t index = args.integer(1, "index");
@@ -168,18 +168,18 @@ Value tuple_getitem(VirtualMachine&, std::span<const Value> in) {
 }
 
 Value shape_of(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.shape_of", in);
+  BuiltinArgs args(builtin::kShapeOf, in);
   args.expect_count(1);
   return Value::shape(args.tensor(0, "tensor").shape);
 }
 
 // A view of the same storage with another shape of as many elements.
 Value reshape(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.reshape", in);
+  BuiltinArgs args(builtin::kReshape, in);
   args.expect_count(2);
   const Tensor& t = args.tensor(0, "tensor");
   const std::vector<int64_t>& shape = args.shape(1, "shape");
-  checked_tensor_bytes(t.dtype, shape, "vm.builtin.reshape");
+  checked_tensor_bytes(t.dtype, shape, builtin::kReshape);
   int64_t count = 1;
   for (int64_t d : shape) count *= d;
   if (count != t.num_elements()) {
@@ -193,7 +193,7 @@ Value reshape(VirtualMachine&, std::span<const Value> in) {
 }
 
 Value flatten(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.flatten", in);
+  BuiltinArgs args(builtin::kFlatten, in);
   args.expect_count(1);
   Tensor view = args.tensor(0, "tensor");
   view.shape = {view.num_elements()};
@@ -202,7 +202,7 @@ Value flatten(VirtualMachine&, std::span<const Value> in) {
 
 // make_closure(func, captures...): the captures go before the call's own arguments.
 Value make_closure(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.make_closure", in);
+  BuiltinArgs args(builtin::kMakeClosure, in);
   args.expect_at_least(1);
   Closure c = args.closure(0, "func");
   c.captures.insert(c.captures.end(), in.begin() + 1, in.end());
@@ -210,21 +210,21 @@ Value make_closure(VirtualMachine&, std::span<const Value> in) {
 }
 
 Value invoke_closure(VirtualMachine& vm, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.invoke_closure", in);
+  BuiltinArgs args(builtin::kInvokeClosure, in);
   args.expect_at_least(1);
   args.closure(0, "closure");
   return vm.invoke(in[0], std::vector<Value>(in.begin() + 1, in.end()));
 }
 
 Value to_device(VirtualMachine& vm, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.to_device", in);
+  BuiltinArgs args(builtin::kToDevice, in);
   args.expect_count(1);
   return Value::tensor(vm.to_device(args.tensor(0, "tensor")));
 }
 
 // Waits for the work writing the tensor, then copies it into host memory.
 Value to_host(VirtualMachine& vm, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.to_host", in);
+  BuiltinArgs args(builtin::kToHost, in);
   args.expect_count(1);
   const Tensor& t = args.tensor(0, "tensor");
   if (t.on_host()) return in[0];
@@ -235,19 +235,19 @@ Value to_host(VirtualMachine& vm, std::span<const Value> in) {
 }  // namespace
 
 void add_builtins(PackedFuncTable& table) {
-  table.emplace_back("vm.builtin.alloc_storage", alloc_storage);
-  table.emplace_back("vm.builtin.alloc_tensor", alloc_tensor);
-  table.emplace_back("vm.builtin.null_value", null_value);
-  table.emplace_back("vm.builtin.copy", copy);
-  table.emplace_back("vm.builtin.make_tuple", make_tuple);
-  table.emplace_back("vm.builtin.tuple_getitem", tuple_getitem);
-  table.emplace_back("vm.builtin.shape_of", shape_of);
-  table.emplace_back("vm.builtin.reshape", reshape);
-  table.emplace_back("vm.builtin.flatten", flatten);
-  table.emplace_back("vm.builtin.make_closure", make_closure);
-  table.emplace_back("vm.builtin.invoke_closure", invoke_closure);
-  table.emplace_back("vm.builtin.to_device", to_device);
-  table.emplace_back("vm.builtin.to_host", to_host);
+  table.emplace_back(builtin::kAllocStorage, alloc_storage);
+  table.emplace_back(builtin::kAllocTensor, alloc_tensor);
+  table.emplace_back(builtin::kNullValue, null_value);
+  table.emplace_back(builtin::kCopy, copy);
+  table.emplace_back(builtin::kMakeTuple, make_tuple);
+  table.emplace_back(builtin::kTupleGetitem, tuple_getitem);
+  table.emplace_back(builtin::kShapeOf, shape_of);
+  table.emplace_back(builtin::kReshape, reshape);
+  table.emplace_back(builtin::kFlatten, flatten);
+  table.emplace_back(builtin::kMakeClosure, make_closure);
+  table.emplace_back(builtin::kInvokeClosure, invoke_closure);
+  table.emplace_back(builtin::kToDevice, to_device);
+  table.emplace_back(builtin::kToHost, to_host);
 }
 
 }  // namespace relaxc::runtime::vm

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/vm/builtin_abi.h"
 #include "runtime/vm/vm.h"
 
 namespace relaxc::runtime::vm {

@@ -46,7 +46,7 @@ T load(const uint8_t* data) {
 }
 
 [[noreturn]] void unreadable(DType dtype) {
-  throw RuntimeError("cannot read elements of dtype " + dtype.str() + " on the host");
+  runtime_error() << "cannot read elements of dtype " << dtype.str() << " on the host";
 }
 
 std::string float_text(double v, bool single) {
@@ -95,7 +95,7 @@ void tensor_text(std::ostream& os, const uint8_t* data, DType dtype,
 // print(format, values...): "" joins the values with spaces; otherwise each "{}" takes
 // the next value ("{{" and "}}" are braces).
 Value print(VirtualMachine& vm, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.print", in);
+  BuiltinArgs args(builtin::kPrint, in);
   args.expect_at_least(1);
   const std::string& format = args.string(0, "format");
   std::string out;
@@ -233,6 +233,6 @@ std::string format_value(VirtualMachine& vm, const Value& value) {
   return "?";
 }
 
-void add_print_builtin(PackedFuncTable& table) { table.emplace_back("vm.builtin.print", print); }
+void add_print_builtin(PackedFuncTable& table) { table.emplace_back(builtin::kPrint, print); }
 
 }  // namespace relaxc::runtime::vm

@@ -12,16 +12,6 @@
 namespace relaxc::runtime::vm {
 namespace {
 
-// match_shape / match_prim_value codes.
-enum MatchCode : int64_t {
-  kNoOp = 0,
-  kStoreToHeap = 1,
-  kAssertEqualToImm = 2,
-  kAssertEqualToLoad = 3
-};
-// make_shape / make_prim_value codes.
-enum MakeCode : int64_t { kUseImm = 0, kLoadShape = 1 };
-
 // The shape heap argument: an int64 host tensor of one dimension.
 std::span<int64_t> heap_slots(const BuiltinArgs& args, size_t i) {
   const Tensor& heap = args.tensor(i, "shape_heap");
@@ -97,7 +87,7 @@ std::string context(const std::string& err_ctx, const char* builtin) {
 
 // match_shape(x_or_shape, heap, ndim, code0, value0, ..., err_ctx)
 Value match_shape(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.match_shape";
+  const char* name = builtin::kMatchShape;
   BuiltinArgs args(name, in);
   args.expect_at_least(4);
   int64_t ndim = args.integer(2, "ndim");
@@ -113,11 +103,11 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
   } else if (in[0].kind() == Value::Kind::Shape) {
     dims = &in[0].as_shape();
   } else {
-    throw RuntimeError(err_ctx + ": expected a tensor or a shape, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a tensor or a shape, got "
+                    << kind_with_article(in[0]);
   }
   if (dims->size() != static_cast<size_t>(ndim)) {
-    throw RuntimeError(err_ctx + ": ndim is " + std::to_string(dims->size()) + ", expected " +
-                       std::to_string(ndim));
+    runtime_error() << err_ctx << ": ndim is " << dims->size() << ", expected " << ndim;
   }
   for (size_t d = 0; d < dims->size(); ++d) {
     int64_t code = args.integer(3 + 2 * d, "code");
@@ -125,21 +115,21 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
     int64_t actual = (*dims)[d];
     std::string found = ": dimension " + std::to_string(d) + " is " + std::to_string(actual);
     switch (code) {
-      case kNoOp:
+      case builtin::kNoOp:
         break;
-      case kStoreToHeap:
+      case builtin::kStoreToHeap:
         heap_slot(args, heap, value) = actual;
         break;
-      case kAssertEqualToImm:
+      case builtin::kAssertEqualToImm:
         if (actual != value) {
-          throw RuntimeError(err_ctx + found + ", expected " + std::to_string(value));
+          runtime_error() << err_ctx << found << ", expected " << value;
         }
         break;
-      case kAssertEqualToLoad: {
+      case builtin::kAssertEqualToLoad: {
         int64_t expected = heap_slot(args, heap, value);
         if (actual != expected) {
-          throw RuntimeError(err_ctx + found + ", expected " + std::to_string(expected) +
-                             loaded_value_note(err_ctx, d));
+          runtime_error() << err_ctx << found << ", expected " << expected
+                          << loaded_value_note(err_ctx, d);
         }
         break;
       }
@@ -153,33 +143,32 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
 
 // match_prim_value(v, heap, code, value, err_ctx)
 Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.match_prim_value";
+  const char* name = builtin::kMatchPrimValue;
   BuiltinArgs args(name, in);
   args.expect_count(5);
   const std::string& err_ctx = context(args.string(4, "err_ctx"), name);
   std::span<int64_t> heap = heap_slots(args, 1);
   if (in[0].kind() != Value::Kind::Int) {
-    throw RuntimeError(err_ctx + ": expected an integer, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected an integer, got " << kind_with_article(in[0]);
   }
   int64_t actual = in[0].as_int();
   int64_t code = args.integer(2, "code");
   int64_t value = args.integer(3, "value");
   std::string found = ": value is " + std::to_string(actual);
   switch (code) {
-    case kNoOp:
+    case builtin::kNoOp:
       break;
-    case kStoreToHeap:
+    case builtin::kStoreToHeap:
       heap_slot(args, heap, value) = actual;
       break;
-    case kAssertEqualToImm:
-      if (actual != value)
-        throw RuntimeError(err_ctx + found + ", expected " + std::to_string(value));
+    case builtin::kAssertEqualToImm:
+      if (actual != value) runtime_error() << err_ctx << found << ", expected " << value;
       break;
-    case kAssertEqualToLoad: {
+    case builtin::kAssertEqualToLoad: {
       int64_t expected = heap_slot(args, heap, value);
       if (actual != expected) {
-        throw RuntimeError(err_ctx + found + ", expected " + std::to_string(expected) +
-                           " (the value bound earlier)");
+        runtime_error() << err_ctx << found << ", expected " << expected
+                        << " (the value bound earlier)";
       }
       break;
     }
@@ -192,14 +181,14 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
 int64_t make_value(const BuiltinArgs& args, std::span<int64_t> heap, size_t code_arg) {
   int64_t code = args.integer(code_arg, "code");
   int64_t value = args.integer(code_arg + 1, "value");
-  if (code == kUseImm) return value;
-  if (code == kLoadShape) return heap_slot(args, heap, value);
+  if (code == builtin::kUseImm) return value;
+  if (code == builtin::kLoadShape) return heap_slot(args, heap, value);
   args.fail("unknown make code " + std::to_string(code));
 }
 
 // make_shape(heap, ndim, code0, value0, ...) -> Shape
 Value make_shape(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.make_shape", in);
+  BuiltinArgs args(builtin::kMakeShape, in);
   args.expect_at_least(2);
   int64_t ndim = args.integer(1, "ndim");
   if (ndim < 0 || in.size() != 2 + 2 * static_cast<size_t>(ndim)) {
@@ -215,7 +204,7 @@ Value make_shape(VirtualMachine&, std::span<const Value> in) {
 
 // make_prim_value(heap, code, value, dtype) -> PrimValue of dtype
 Value make_prim_value(VirtualMachine&, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.make_prim_value", in);
+  BuiltinArgs args(builtin::kMakePrimValue, in);
   args.expect_count(4);
   std::span<int64_t> heap = heap_slots(args, 0);
   int64_t v = make_value(args, heap, 1);
@@ -227,7 +216,7 @@ Value make_prim_value(VirtualMachine&, std::span<const Value> in) {
 }
 
 Value alloc_shape_heap(VirtualMachine& vm, std::span<const Value> in) {
-  BuiltinArgs args("vm.builtin.alloc_shape_heap", in);
+  BuiltinArgs args(builtin::kAllocShapeHeap, in);
   args.expect_count(1);
   int64_t size = args.integer(0, "size");
   if (size < 0) args.fail("size " + std::to_string(size) + " is negative");
@@ -238,39 +227,38 @@ Value alloc_shape_heap(VirtualMachine& vm, std::span<const Value> in) {
 // The rank check of check_tensor_info and check_shape_info; ndim -1 allows any.
 void check_ndim(const std::string& err_ctx, size_t actual, int64_t expected) {
   if (expected >= 0 && actual != static_cast<size_t>(expected)) {
-    throw RuntimeError(err_ctx + ": ndim is " + std::to_string(actual) + ", expected " +
-                       std::to_string(expected));
+    runtime_error() << err_ctx << ": ndim is " << actual << ", expected " << expected;
   }
 }
 
 // check_tensor_info(x, ndim, dtype, err_ctx); dtype void allows any.
 Value check_tensor_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_tensor_info";
+  const char* name = builtin::kCheckTensorInfo;
   BuiltinArgs args(name, in);
   args.expect_count(4);
   const std::string& err_ctx = context(args.string(3, "err_ctx"), name);
   int64_t ndim = args.integer(1, "ndim");
   DType dtype = args.dtype(2, "dtype");
   if (in[0].kind() != Value::Kind::Tensor) {
-    throw RuntimeError(err_ctx + ": expected a tensor, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a tensor, got " << kind_with_article(in[0]);
   }
   const Tensor& t = in[0].as_tensor();
   check_ndim(err_ctx, t.shape.size(), ndim);
   if (!dtype.is_void() && t.dtype != dtype) {
-    throw RuntimeError(err_ctx + ": dtype is " + t.dtype.str() + ", expected " + dtype.str());
+    runtime_error() << err_ctx << ": dtype is " << t.dtype.str() << ", expected " << dtype.str();
   }
   return Value();
 }
 
 // check_shape_info(s, ndim, err_ctx)
 Value check_shape_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_shape_info";
+  const char* name = builtin::kCheckShapeInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
   int64_t ndim = args.integer(1, "ndim");
   if (in[0].kind() != Value::Kind::Shape) {
-    throw RuntimeError(err_ctx + ": expected a shape, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a shape, got " << kind_with_article(in[0]);
   }
   check_ndim(err_ctx, in[0].as_shape().size(), ndim);
   return Value();
@@ -279,7 +267,7 @@ Value check_shape_info(VirtualMachine&, std::span<const Value> in) {
 // check_prim_value_info(v, dtype, err_ctx): an integer dtype wants an Int value, a
 // float dtype a Float value (an integer is accepted there); void wants either.
 Value check_prim_value_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_prim_value_info";
+  const char* name = builtin::kCheckPrimValueInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
@@ -290,38 +278,37 @@ Value check_prim_value_info(VirtualMachine&, std::span<const Value> in) {
             : is_float      ? (kind == Value::Kind::Float || kind == Value::Kind::Int)
                             : kind == Value::Kind::Int;
   if (!ok) {
-    throw RuntimeError(err_ctx + ": expected a " + (dtype.is_void() ? "" : dtype.str() + " ") +
-                       "PrimValue, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a " << (dtype.is_void() ? "" : dtype.str() + " ")
+                    << "PrimValue, got " << kind_with_article(in[0]);
   }
   return Value();
 }
 
 // check_tuple_info(t, size, err_ctx)
 Value check_tuple_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_tuple_info";
+  const char* name = builtin::kCheckTupleInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
   const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
   int64_t size = args.integer(1, "size");
   if (in[0].kind() != Value::Kind::Tuple) {
-    throw RuntimeError(err_ctx + ": expected a tuple, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a tuple, got " << kind_with_article(in[0]);
   }
   size_t actual = in[0].as_tuple().size();
   if (size >= 0 && actual != static_cast<size_t>(size)) {
-    throw RuntimeError(err_ctx + ": the tuple has " + std::to_string(actual) +
-                       " fields, expected " + std::to_string(size));
+    runtime_error() << err_ctx << ": the tuple has " << actual << " fields, expected " << size;
   }
   return Value();
 }
 
 // check_func_info(f, err_ctx)
 Value check_func_info(VirtualMachine&, std::span<const Value> in) {
-  const char* name = "vm.builtin.check_func_info";
+  const char* name = builtin::kCheckFuncInfo;
   BuiltinArgs args(name, in);
   args.expect_count(2);
   const std::string& err_ctx = context(args.string(1, "err_ctx"), name);
   if (in[0].kind() != Value::Kind::Closure) {
-    throw RuntimeError(err_ctx + ": expected a function, got " + kind_with_article(in[0]));
+    runtime_error() << err_ctx << ": expected a function, got " << kind_with_article(in[0]);
   }
   return Value();
 }
@@ -329,16 +316,16 @@ Value check_func_info(VirtualMachine&, std::span<const Value> in) {
 }  // namespace
 
 void add_shape_builtins(PackedFuncTable& table) {
-  table.emplace_back("vm.builtin.alloc_shape_heap", alloc_shape_heap);
-  table.emplace_back("vm.builtin.match_shape", match_shape);
-  table.emplace_back("vm.builtin.match_prim_value", match_prim_value);
-  table.emplace_back("vm.builtin.make_shape", make_shape);
-  table.emplace_back("vm.builtin.make_prim_value", make_prim_value);
-  table.emplace_back("vm.builtin.check_tensor_info", check_tensor_info);
-  table.emplace_back("vm.builtin.check_shape_info", check_shape_info);
-  table.emplace_back("vm.builtin.check_prim_value_info", check_prim_value_info);
-  table.emplace_back("vm.builtin.check_tuple_info", check_tuple_info);
-  table.emplace_back("vm.builtin.check_func_info", check_func_info);
+  table.emplace_back(builtin::kAllocShapeHeap, alloc_shape_heap);
+  table.emplace_back(builtin::kMatchShape, match_shape);
+  table.emplace_back(builtin::kMatchPrimValue, match_prim_value);
+  table.emplace_back(builtin::kMakeShape, make_shape);
+  table.emplace_back(builtin::kMakePrimValue, make_prim_value);
+  table.emplace_back(builtin::kCheckTensorInfo, check_tensor_info);
+  table.emplace_back(builtin::kCheckShapeInfo, check_shape_info);
+  table.emplace_back(builtin::kCheckPrimValueInfo, check_prim_value_info);
+  table.emplace_back(builtin::kCheckTupleInfo, check_tuple_info);
+  table.emplace_back(builtin::kCheckFuncInfo, check_func_info);
 }
 
 }  // namespace relaxc::runtime::vm

@@ -40,7 +40,7 @@ bool in_range(int64_t index, size_t size) {
 
 // Throws "executable: <where>: <what>".
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw RuntimeError("executable: " + where + ": " + what);
+  runtime_error() << "executable: " << where << ": " << what;
 }
 
 class Validator {

@@ -160,9 +160,8 @@ class Reader {
     std::string found;
     for (size_t i = 0; i < t.size(); ++i) found += static_cast<char>(u8());
     if (found != std::string(t.begin(), t.end())) {
-      throw RuntimeError("executable: damaged at byte " + std::to_string(at) +
-                         ": expected the section tag '" + std::string(t.begin(), t.end()) +
-                         "' while reading " + context_.back());
+      runtime_error() << "executable: damaged at byte " << at << ": expected the section tag '"
+                      << std::string(t.begin(), t.end()) << "' while reading " << context_.back();
     }
   }
   template <typename T, typename F>
@@ -173,8 +172,8 @@ class Reader {
   }
 
   [[noreturn]] void truncated(const std::string& detail) const {
-    throw RuntimeError("executable: truncated at byte " + std::to_string(bytes_.size()) +
-                       " while reading " + context_.back() + ": " + detail);
+    runtime_error() << "executable: truncated at byte " << bytes_.size() << " while reading "
+                    << context_.back() << ": " << detail;
   }
 
  private:
@@ -424,20 +423,19 @@ void read_header(Reader& r, std::span<const uint8_t> bytes) {
   constexpr size_t kNameBytes = 6;  // "RLXCVM"; the two bytes after it are the format
   if (bytes.size() < kNameBytes ||
       !std::equal(kExecutableMagic.begin(), kExecutableMagic.begin() + kNameBytes, bytes.begin())) {
-    throw RuntimeError("executable: not a relaxc executable (it does not start with \"RLXCVM\")");
+    runtime_error() << "executable: not a relaxc executable (it does not start with \"RLXCVM\")";
   }
   std::array<uint8_t, kExecutableMagic.size()> magic{};
   for (uint8_t& b : magic) b = r.u8();
   if (magic != kExecutableMagic) {
-    throw RuntimeError("executable: format bytes " + std::to_string(magic[6]) + "." +
-                       std::to_string(magic[7]) + ", this runtime reads " +
-                       std::to_string(kExecutableMagic[6]) + "." +
-                       std::to_string(kExecutableMagic[7]));
+    runtime_error() << "executable: format bytes " << int{magic[6]} << "." << int{magic[7]}
+                    << ", this runtime reads " << int{kExecutableMagic[6]} << "."
+                    << int{kExecutableMagic[7]};
   }
   const uint32_t version = r.u32();
   if (version != kExecutableVersion) {
-    throw RuntimeError("executable: version " + std::to_string(version) +
-                       ", this runtime reads version " + std::to_string(kExecutableVersion));
+    runtime_error() << "executable: version " << version << ", this runtime reads version "
+                    << kExecutableVersion;
   }
 }
 
@@ -493,8 +491,8 @@ Executable load_executable(std::span<const uint8_t> bytes) {
     exe.exports = r.array<int64_t>(8, [&](size_t) { return r.i64(); });
   }
   if (r.left() != 0) {
-    throw RuntimeError("executable: " + std::to_string(r.left()) +
-                       " unexpected bytes after the end, at byte " + std::to_string(r.pos()));
+    runtime_error() << "executable: " << r.left() << " unexpected bytes after the end, at byte "
+                    << r.pos();
   }
   validate_executable(exe);
   return exe;
@@ -504,23 +502,23 @@ void save_executable_file(const Executable& exe, const std::string& path) {
   const std::vector<uint8_t> bytes = save_executable(exe);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
-    throw RuntimeError("executable file '" + path +
-                       "': cannot open for writing: " + std::strerror(errno));
+    runtime_error() << "executable file '" << path
+                    << "': cannot open for writing: " << std::strerror(errno);
   }
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
   out.close();
-  if (!out) throw RuntimeError("executable file '" + path + "': cannot write it");
+  if (!out) runtime_error() << "executable file '" << path << "': cannot write it";
 }
 
 Executable load_executable_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw RuntimeError("executable file '" + path + "': cannot open: " + std::strerror(errno));
+    runtime_error() << "executable file '" << path << "': cannot open: " << std::strerror(errno);
   }
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
-  if (in.bad()) throw RuntimeError("executable file '" + path + "': cannot read it");
+  if (in.bad()) runtime_error() << "executable file '" << path << "': cannot read it";
   try {
     return load_executable(bytes);
   } catch (const RuntimeError& e) {
@@ -528,7 +526,7 @@ Executable load_executable_file(const std::string& path) {
     std::string message = e.what();
     constexpr std::string_view kPrefix = "executable: ";
     if (message.starts_with(kPrefix)) message.erase(0, kPrefix.size());
-    throw RuntimeError("executable file '" + path + "': " + message);
+    runtime_error() << "executable file '" << path << "': " << message;
   }
 }
 

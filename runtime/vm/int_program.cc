@@ -30,7 +30,7 @@ std::string instr_text(size_t i, IntOp op) {
 }
 
 [[noreturn]] void fail(std::string_view what, const std::string& message) {
-  throw RuntimeError(std::string(what) + ": " + message);
+  runtime_error() << what << ": " << message;
 }
 
 [[noreturn]] void overflow(std::string_view what, const char* op, int64_t a, int64_t b) {

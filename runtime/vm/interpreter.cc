@@ -18,8 +18,8 @@ class DepthGuard {
  public:
   DepthGuard(int& depth, const std::string& name) : depth_(depth) {
     if (depth_ >= kMaxCallDepth) {
-      throw RuntimeError("stack overflow: more than " + std::to_string(kMaxCallDepth) +
-                         " nested calls (calling '" + name + "')");
+      runtime_error() << "stack overflow: more than " << kMaxCallDepth << " nested calls (calling '"
+                      << name << "')";
     }
     ++depth_;
   }
@@ -33,8 +33,8 @@ class DepthGuard {
 
 Value& reg(std::vector<Value>& regs, RegIndex index) {
   if (index < 0 || static_cast<size_t>(index) >= regs.size()) {
-    throw RuntimeError("register %" + std::to_string(index) + " is outside the function's " +
-                       std::to_string(regs.size()) + " registers");
+    runtime_error() << "register %" << index << " is outside the function's " << regs.size()
+                    << " registers";
   }
   return regs[static_cast<size_t>(index)];
 }
@@ -49,8 +49,8 @@ std::string param_list(const FunctionEntry& f) {
 
 Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args) {
   if (func < 0 || static_cast<size_t>(func) >= exe->functions.size()) {
-    throw RuntimeError("call of function #" + std::to_string(func) + ", outside the table of " +
-                       std::to_string(exe->functions.size()) + " functions");
+    runtime_error() << "call of function #" << func << ", outside the table of "
+                    << exe->functions.size() << " functions";
   }
   const FunctionEntry& entry = exe->functions[static_cast<size_t>(func)];
   switch (entry.kind) {
@@ -58,8 +58,8 @@ Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args)
       const PackedFunc*& pf = packed[static_cast<size_t>(func)];
       if (pf == nullptr) pf = find_packed_func(entry.name);
       if (pf == nullptr) {
-        throw RuntimeError("packed function '" + entry.name +
-                           "' is not registered (register it with vm::register_packed_func)");
+        runtime_error() << "packed function '" << entry.name
+                        << "' is not registered (register it with vm::register_packed_func)";
       }
       bool builtin = entry.name.starts_with("vm.builtin.");
       try {
@@ -68,7 +68,7 @@ Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args)
         throw;
       } catch (const RuntimeError& e) {
         if (builtin) throw;
-        throw RuntimeError("packed function '" + entry.name + "': " + e.what());
+        runtime_error() << "packed function '" << entry.name << "': " << e.what();
       }
     }
     case FunctionKind::Bytecode:
@@ -80,14 +80,14 @@ Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args)
       run_host_func(entry, args);
       return Value();
   }
-  throw RuntimeError("function '" + entry.name + "' has an unknown kind");
+  runtime_error() << "function '" << entry.name << "' has an unknown kind";
 }
 
 Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) {
   const FunctionEntry& f = exe->functions[static_cast<size_t>(func)];
   if (args.size() != f.param_names.size()) {
-    throw RuntimeError("function '" + f.name + "' takes " + std::to_string(f.param_names.size()) +
-                       " arguments (" + param_list(f) + "), got " + std::to_string(args.size()));
+    runtime_error() << "function '" << f.name << "' takes " << f.param_names.size()
+                    << " arguments (" << param_list(f) << "), got " << args.size();
   }
   DepthGuard guard(depth, f.name);
   std::vector<Value> regs(
@@ -98,9 +98,8 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) 
   try {
     while (true) {
       if (pc < 0 || static_cast<size_t>(pc) >= f.code.size()) {
-        throw RuntimeError("control reaches instruction " + std::to_string(pc) +
-                           ", outside the function's " + std::to_string(f.code.size()) +
-                           " instructions");
+        runtime_error() << "control reaches instruction " << pc << ", outside the function's "
+                        << f.code.size() << " instructions";
       }
       const Instruction& in = f.code[static_cast<size_t>(pc)];
       switch (in.opcode) {
@@ -137,7 +136,7 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) 
           pc += condition(reg(regs, in.reg)) ? 1 : in.offset;
           break;
         default:
-          throw RuntimeError("unknown opcode " + std::to_string(static_cast<int>(in.opcode)));
+          runtime_error() << "unknown opcode " << static_cast<int>(in.opcode);
       }
     }
   } catch (CallError& e) {
@@ -152,8 +151,8 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) 
 
 const Value& VirtualMachine::Impl::constant(int64_t index) {
   if (index < 0 || static_cast<size_t>(index) >= constants.size()) {
-    throw RuntimeError("constant #" + std::to_string(index) + " is outside the table of " +
-                       std::to_string(constants.size()) + " constants");
+    runtime_error() << "constant #" << index << " is outside the table of " << constants.size()
+                    << " constants";
   }
   std::optional<Value>& slot = constants[static_cast<size_t>(index)];
   if (slot.has_value()) return *slot;
@@ -163,9 +162,9 @@ const Value& VirtualMachine::Impl::constant(int64_t index) {
       std::string what = "constant #" + std::to_string(index);
       size_t bytes = checked_tensor_bytes(c.dtype, c.shape, what);
       if (bytes != c.bytes.size()) {
-        throw RuntimeError(what + ": a " + c.dtype.str() + " tensor of shape " +
-                           shape_text(c.shape) + " needs " + std::to_string(bytes) +
-                           " bytes, the executable holds " + std::to_string(c.bytes.size()));
+        runtime_error() << what << ": a " << c.dtype.str() << " tensor of shape "
+                        << shape_text(c.shape) << " needs " << bytes
+                        << " bytes, the executable holds " << c.bytes.size();
       }
       slot = Value::tensor(self.from_host(c.dtype, c.shape, c.bytes.data()));
       break;
@@ -198,8 +197,8 @@ bool VirtualMachine::Impl::condition(const Value& value) {
     case Value::Kind::Tensor: {
       const Tensor& t = value.as_tensor();
       if (t.num_elements() != 1) {
-        throw RuntimeError("the condition of If is a tensor of shape " + shape_text(t.shape) +
-                           "; expected one element");
+        runtime_error() << "the condition of If is a tensor of shape " << shape_text(t.shape)
+                        << "; expected one element";
       }
       std::vector<uint8_t> bytes = self.to_host(t);  // waits for the kernels that write it
       if (t.dtype.code == DType::Code::Float || t.dtype.code == DType::Code::BFloat) {
@@ -208,8 +207,8 @@ bool VirtualMachine::Impl::condition(const Value& value) {
       return element_as_int(bytes.data(), t.dtype) != 0;
     }
     default:
-      throw RuntimeError("the condition of If has kind " + value.kind_name() +
-                         "; expected a boolean, an integer or a tensor of one element");
+      runtime_error() << "the condition of If has kind " << value.kind_name()
+                      << "; expected a boolean, an integer or a tensor of one element";
   }
 }
 

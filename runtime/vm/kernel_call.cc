@@ -17,38 +17,37 @@ std::string ordinal_text(size_t i) { return "argument " + std::to_string(i); }
 void VirtualMachine::Impl::launch_kernel(const FunctionEntry& entry, std::span<const Value> args) {
   if (backend == nullptr || entry.index < 0 ||
       static_cast<size_t>(entry.index) >= backend->kernel_funcs.size()) {
-    throw RuntimeError(
-        "kernel function '" + entry.name + "' is not in the executable's " +
-        (backend == nullptr ? std::string("kernels (it has none)") : backend->target + " kernels"));
+    runtime_error() << "kernel function '" << entry.name << "' is not in the executable's "
+                    << (backend == nullptr ? std::string("kernels (it has none)")
+                                           : backend->target + " kernels");
   }
   const KernelFunc& kf = backend->kernel_funcs[static_cast<size_t>(entry.index)];
   const std::string where = "kernel function '" + kf.name + "'";
   bool has_scalars = !kf.scalar_param_slots.empty();
   size_t expected_args = kf.params.size() + (has_scalars ? 1 : 0);
   if (args.size() != expected_args) {
-    throw RuntimeError(where + " takes " + std::to_string(kf.params.size()) + " buffers" +
-                       (has_scalars ? " and a shape of scalars" : "") + ", got " +
-                       std::to_string(args.size()) + " arguments");
+    runtime_error() << where << " takes " << kf.params.size() << " buffers"
+                    << (has_scalars ? " and a shape of scalars" : "") << ", got " << args.size()
+                    << " arguments";
   }
   // What only values can get wrong is checked here; launch_kernel_func checks the rest.
   std::vector<KernelBufferArg> buffers;
   for (size_t i = 0; i < kf.params.size(); ++i) {
     std::string buffer = where + ": buffer '" + kf.params[i].name + "'";
     if (args[i].kind() != Value::Kind::Tensor) {
-      throw RuntimeError(buffer + " (" + ordinal_text(i) + ") is given " +
-                         kind_with_article(args[i]) + ", expected a tensor");
+      runtime_error() << buffer << " (" << ordinal_text(i) << ") is given "
+                      << kind_with_article(args[i]) << ", expected a tensor";
     }
     const Tensor& t = args[i].as_tensor();
     if (t.on_host() || t.storage->device != &device) {
-      throw RuntimeError(buffer + " is given a tensor " +
-                         (t.on_host() ? std::string("in host memory") : "on another device") +
-                         "; kernels read tensors on device '" + device.limits().name +
-                         "' (copy it with vm.builtin.to_device)");
+      runtime_error() << buffer << " is given a tensor "
+                      << (t.on_host() ? std::string("in host memory") : "on another device")
+                      << "; kernels read tensors on device '" << device.limits().name
+                      << "' (copy it with vm.builtin.to_device)";
     }
     if (t.byte_offset != 0) {
-      throw RuntimeError(buffer + " is given a tensor at byte offset " +
-                         std::to_string(t.byte_offset) +
-                         " of its storage; kernels take tensors at offset 0");
+      runtime_error() << buffer << " is given a tensor at byte offset " << t.byte_offset
+                      << " of its storage; kernels take tensors at offset 0";
     }
     buffers.push_back(KernelBufferArg{t.storage->buffer, t.dtype, t.shape});
   }
@@ -56,9 +55,8 @@ void VirtualMachine::Impl::launch_kernel(const FunctionEntry& entry, std::span<c
   if (has_scalars) {
     const Value& s = args[kf.params.size()];
     if (s.kind() != Value::Kind::Shape) {
-      throw RuntimeError(where + ": the scalar arguments (argument " +
-                         std::to_string(kf.params.size()) + ") are given " + kind_with_article(s) +
-                         ", expected a shape");
+      runtime_error() << where << ": the scalar arguments (argument " << kf.params.size()
+                      << ") are given " << kind_with_article(s) << ", expected a shape";
     }
     scalars = s.as_shape();
   }
@@ -74,27 +72,27 @@ void VirtualMachine::Impl::launch_kernel(const FunctionEntry& entry, std::span<c
 
 void VirtualMachine::Impl::run_host_func(const FunctionEntry& entry, std::span<const Value> args) {
   if (entry.index < 0 || static_cast<size_t>(entry.index) >= exe->host_funcs.size()) {
-    throw RuntimeError("host function '" + entry.name + "' is not in the executable");
+    runtime_error() << "host function '" << entry.name << "' is not in the executable";
   }
   const HostFunc& hf = exe->host_funcs[static_cast<size_t>(entry.index)];
   std::string where = "host function '" + hf.name + "'";
   if (args.size() != 1 || args[0].kind() != Value::Kind::Tensor) {
-    throw RuntimeError(where + " takes the shape heap (an int64 host tensor)");
+    runtime_error() << where << " takes the shape heap (an int64 host tensor)";
   }
   const Tensor& heap = args[0].as_tensor();
   if (!heap.on_host() || heap.storage == nullptr || heap.dtype != DType::Int(64) ||
       heap.shape.size() != 1 || heap.byte_offset != 0) {
-    throw RuntimeError(where +
-                       " takes the shape heap (an int64 host tensor), got a tensor of dtype " +
-                       heap.dtype.str() + " and shape " + shape_text(heap.shape) +
-                       (heap.on_host() ? "" : " on the device"));
+    runtime_error() << where
+                    << " takes the shape heap (an int64 host tensor), got a tensor of dtype "
+                    << heap.dtype.str() << " and shape " << shape_text(heap.shape)
+                    << (heap.on_host() ? "" : " on the device");
   }
   auto* data = reinterpret_cast<int64_t*>(heap.storage->host.data());
   std::span<int64_t> slots(data, static_cast<size_t>(heap.shape[0]));
   for (const auto& [slot, program] : hf.stores) {
     if (slot < 0 || static_cast<size_t>(slot) >= slots.size()) {
-      throw RuntimeError(where + ": heap slot " + std::to_string(slot) +
-                         " is outside the heap of " + std::to_string(slots.size()) + " slots");
+      runtime_error() << where << ": heap slot " << slot << " is outside the heap of "
+                      << slots.size() << " slots";
     }
     slots[static_cast<size_t>(slot)] =
         evaluate_int_program(program, slots, where + ": heap[" + std::to_string(slot) + "]");

@@ -19,18 +19,18 @@ void launch_kernel_func(Device& device, const KernelFunc& func,
                         const WorkspaceSource& workspace) {
   const std::string where = "kernel function '" + func.name + "'";
   if (buffers.size() != func.params.size()) {
-    throw RuntimeError(where + " takes " + std::to_string(func.params.size()) + " buffers, got " +
-                       std::to_string(buffers.size()));
+    runtime_error() << where << " takes " << func.params.size() << " buffers, got "
+                    << buffers.size();
   }
   if (scalars.size() != func.scalar_param_slots.size()) {
-    throw RuntimeError(where + " takes " + std::to_string(func.scalar_param_slots.size()) +
-                       " scalar arguments, got " + std::to_string(scalars.size()));
+    runtime_error() << where << " takes " << func.scalar_param_slots.size()
+                    << " scalar arguments, got " << scalars.size();
   }
   std::vector<int64_t> slots(static_cast<size_t>(std::max(func.num_slots, 0)), 0);
   auto slot = [&](int64_t index) -> int64_t& {
     if (index < 0 || static_cast<size_t>(index) >= slots.size()) {
-      throw RuntimeError(where + ": slot " + std::to_string(index) + " is outside its " +
-                         std::to_string(slots.size()) + " slots");
+      runtime_error() << where << ": slot " << index << " is outside its " << slots.size()
+                      << " slots";
     }
     return slots[static_cast<size_t>(index)];
   };
@@ -40,13 +40,12 @@ void launch_kernel_func(Device& device, const KernelFunc& func,
     const KernelBufferArg& arg = buffers[i];
     std::string buffer = where + ": buffer '" + p.name + "'";
     if (arg.dtype != p.dtype) {
-      throw RuntimeError(buffer + " has dtype " + p.dtype.str() + ", the tensor has dtype " +
-                         arg.dtype.str());
+      runtime_error() << buffer << " has dtype " << p.dtype.str() << ", the tensor has dtype "
+                      << arg.dtype.str();
     }
     if (arg.shape.size() != p.shape.size()) {
-      throw RuntimeError(buffer + " has " + std::to_string(p.shape.size()) +
-                         " dimensions, the tensor has " + std::to_string(arg.shape.size()) +
-                         " (shape " + shape_text(arg.shape) + ")");
+      runtime_error() << buffer << " has " << p.shape.size() << " dimensions, the tensor has "
+                      << arg.shape.size() << " (shape " << shape_text(arg.shape) << ")";
     }
     for (size_t d = 0; d < p.shape.size(); ++d) {
       if (p.shape[d].defines_slot >= 0) slot(p.shape[d].defines_slot) = arg.shape[d];
@@ -61,17 +60,15 @@ void launch_kernel_func(Device& device, const KernelFunc& func,
       std::string what = where + ": buffer '" + p.name + "', dimension " + std::to_string(d);
       int64_t expected = evaluate_int_program(p.shape[d].extent, slots, what);
       if (expected != arg.shape[d]) {
-        throw RuntimeError(what + " is " + std::to_string(arg.shape[d]) + ", expected " +
-                           std::to_string(expected) + " (the tensor has shape " +
-                           shape_text(arg.shape) + ")");
+        runtime_error() << what << " is " << arg.shape[d] << ", expected " << expected
+                        << " (the tensor has shape " << shape_text(arg.shape) << ")";
       }
     }
     std::string buffer = where + ": buffer '" + p.name + "'";
     size_t bytes = checked_tensor_bytes(arg.dtype, arg.shape, buffer);
     if (arg.buffer.bytes < bytes) {
-      throw RuntimeError(buffer + " needs " + std::to_string(bytes) + " bytes (shape " +
-                         shape_text(arg.shape) + "), the device buffer has " +
-                         std::to_string(arg.buffer.bytes));
+      runtime_error() << buffer << " needs " << bytes << " bytes (shape " << shape_text(arg.shape)
+                      << "), the device buffer has " << arg.buffer.bytes;
     }
     all_buffers.push_back(arg.buffer);
   }
@@ -80,19 +77,19 @@ void launch_kernel_func(Device& device, const KernelFunc& func,
     int64_t bytes =
         evaluate_int_program(ws.bytes, slots, where + ": the size of workspace '" + ws.name + "'");
     if (bytes < 0) {
-      throw RuntimeError(where + ": workspace '" + ws.name + "' has a negative size (" +
-                         std::to_string(bytes) + " bytes)");
+      runtime_error() << where << ": workspace '" << ws.name << "' has a negative size (" << bytes
+                      << " bytes)";
     }
     all_buffers.push_back(workspace(w, static_cast<size_t>(bytes)));
   }
   if (kernel_ids.size() != kernels.size()) {
-    throw RuntimeError(where + ": " + std::to_string(kernels.size()) + " kernels but " +
-                       std::to_string(kernel_ids.size()) + " kernel ids");
+    runtime_error() << where << ": " << kernels.size() << " kernels but " << kernel_ids.size()
+                    << " kernel ids";
   }
   for (const KernelLaunchInfo& launch : func.launches) {
     if (launch.kernel < 0 || static_cast<size_t>(launch.kernel) >= kernels.size()) {
-      throw RuntimeError(where + ": launch of kernel #" + std::to_string(launch.kernel) +
-                         ", outside the backend's " + std::to_string(kernels.size()) + " kernels");
+      runtime_error() << where << ": launch of kernel #" << launch.kernel
+                      << ", outside the backend's " << kernels.size() << " kernels";
     }
     const KernelBinary& binary = kernels[static_cast<size_t>(launch.kernel)];
     std::string kernel = where + ", kernel '" + binary.name + "'";
@@ -102,8 +99,7 @@ void launch_kernel_func(Device& device, const KernelFunc& func,
       int64_t g = evaluate_int_program(launch.grid[static_cast<size_t>(axis)], slots,
                                        kernel + ": the grid size");
       if (g > std::numeric_limits<uint32_t>::max()) {
-        throw RuntimeError(kernel + " needs a grid of " + std::to_string(g) + " blocks on axis " +
-                           std::to_string(axis));
+        runtime_error() << kernel << " needs a grid of " << g << " blocks on axis " << axis;
       }
       if (g <= 0) empty = true;
       grid[static_cast<size_t>(axis)] = static_cast<uint32_t>(std::max<int64_t>(g, 0));
@@ -112,8 +108,8 @@ void launch_kernel_func(Device& device, const KernelFunc& func,
     std::vector<DeviceBuffer> kernel_buffers;
     for (int32_t b : launch.buffer_args) {
       if (b < 0 || static_cast<size_t>(b) >= all_buffers.size()) {
-        throw RuntimeError(kernel + ": buffer argument #" + std::to_string(b) + " is outside the " +
-                           std::to_string(all_buffers.size()) + " buffers and workspaces");
+        runtime_error() << kernel << ": buffer argument #" << b << " is outside the "
+                        << all_buffers.size() << " buffers and workspaces";
       }
       kernel_buffers.push_back(all_buffers[static_cast<size_t>(b)]);
     }

@@ -13,8 +13,7 @@ namespace {
 size_t round_up(size_t bytes) {
   size_t g = StoragePool::kGranularity;
   if (bytes == 0) return g;
-  if (bytes > SIZE_MAX - g)
-    throw RuntimeError("cannot allocate " + std::to_string(bytes) + " bytes");
+  if (bytes > SIZE_MAX - g) runtime_error() << "cannot allocate " << bytes << " bytes";
   return (bytes + g - 1) / g * g;
 }
 
@@ -74,10 +73,10 @@ std::shared_ptr<Storage> StoragePool::allocate(size_t bytes) {
       break;
     } catch (const std::exception& e) {
       if (attempt > 0) {
-        throw RuntimeError("out of memory: cannot allocate " + std::to_string(size) + " bytes on " +
-                           (device_ != nullptr ? "device \"" + device_->limits().name + "\""
-                                               : std::string("the host")) +
-                           ": " + e.what());
+        runtime_error() << "out of memory: cannot allocate " << size << " bytes on "
+                        << (device_ != nullptr ? "device \"" + device_->limits().name + "\""
+                                               : std::string("the host"))
+                        << ": " << e.what();
       }
       release_free_blocks();
     }

@@ -140,8 +140,8 @@ std::string Value::kind_name() const {
 namespace {
 
 [[noreturn]] void wrong_kind(const Value& v, Value::Kind expected) {
-  throw RuntimeError("expected " + with_article(kind_text(expected)) + ", got " +
-                     with_article(v.kind_name()));
+  runtime_error() << "expected " << with_article(kind_text(expected)) << ", got "
+                  << with_article(v.kind_name());
 }
 
 }  // namespace

@@ -72,7 +72,7 @@ std::string CallError::full_message() const {
 VirtualMachine::Impl::Impl(VirtualMachine& self, std::shared_ptr<const Executable> exe_in,
                            Device& device_in)
     : self(self), exe(std::move(exe_in)), device(device_in) {
-  if (exe == nullptr) throw RuntimeError("VirtualMachine: no executable");
+  if (exe == nullptr) runtime_error() << "VirtualMachine: no executable";
   // The interpreter trusts the indices it runs: an executable made in memory (not read
   // by load_executable, which validates) is checked here.
   validate_executable(*exe);
@@ -88,8 +88,8 @@ VirtualMachine::Impl::Impl(VirtualMachine& self, std::shared_ptr<const Executabl
     for (const Backend& b : exe->backends) {
       formats += (formats.empty() ? "" : " and ") + std::string(kernel_format_name(b.format));
     }
-    throw RuntimeError("the executable has kernels for " + formats + "; device '" +
-                       device.limits().name + "' runs " + kernel_format_name(format));
+    runtime_error() << "the executable has kernels for " << formats << "; device '"
+                    << device.limits().name << "' runs " << kernel_format_name(format);
   }
   device_pool = StoragePool::create(&device);
   host_pool = StoragePool::create(nullptr);
@@ -124,8 +124,8 @@ Value VirtualMachine::call(const std::string& name, std::vector<Value> args) {
         names += (names.empty() ? "" : ", ") + impl_->exe->functions[e].name;
       }
     }
-    throw RuntimeError("the executable exports no function '" + name +
-                       "' (it exports: " + (names.empty() ? "nothing" : names) + ")");
+    runtime_error() << "the executable exports no function '" << name
+                    << "' (it exports: " << (names.empty() ? "nothing" : names) << ")";
   }
   return impl_->from_outside([&] {
     for (Value& a : args) a = impl_->onto_device(a);
@@ -172,8 +172,8 @@ void VirtualMachine::copy_from_host(const Tensor& dst, const void* data) {
   if (bytes == 0) return;
   if (dst.storage == nullptr || dst.byte_offset < 0 ||
       static_cast<size_t>(dst.byte_offset) + bytes > dst.storage->bytes) {
-    throw RuntimeError("copy_from_host: the tensor of shape " + shape_text(dst.shape) +
-                       " does not lie inside its storage");
+    runtime_error() << "copy_from_host: the tensor of shape " << shape_text(dst.shape)
+                    << " does not lie inside its storage";
   }
   if (dst.on_host()) {
     std::memcpy(dst.storage->host.data() + dst.byte_offset, data, bytes);
@@ -189,8 +189,8 @@ std::vector<uint8_t> VirtualMachine::to_host(const Tensor& tensor) {
   if (bytes == 0) return out;
   if (tensor.storage == nullptr || tensor.byte_offset < 0 ||
       static_cast<size_t>(tensor.byte_offset) + bytes > tensor.storage->bytes) {
-    throw RuntimeError("to_host: the tensor of shape " + shape_text(tensor.shape) +
-                       " does not lie inside its storage");
+    runtime_error() << "to_host: the tensor of shape " << shape_text(tensor.shape)
+                    << " does not lie inside its storage";
   }
   if (tensor.on_host()) {
     std::memcpy(out.data(), tensor.storage->host.data() + tensor.byte_offset, bytes);
@@ -219,7 +219,7 @@ StoragePool& VirtualMachine::host_pool() { return *impl_->host_pool; }
 const Executable& VirtualMachine::executable() const { return *impl_->exe; }
 
 const Backend& VirtualMachine::backend() const {
-  if (impl_->backend == nullptr) throw RuntimeError("the executable has no kernels");
+  if (impl_->backend == nullptr) runtime_error() << "the executable has no kernels";
   return *impl_->backend;
 }
 

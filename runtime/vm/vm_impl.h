@@ -74,7 +74,7 @@ Value VirtualMachine::Impl::from_outside(Body&& body) {
   try {
     return body();
   } catch (const CallError& e) {
-    throw RuntimeError(e.full_message());
+    runtime_error() << e.full_message();
   }
 }
 

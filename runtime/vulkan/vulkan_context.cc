@@ -17,8 +17,8 @@ std::unique_ptr<VulkanContext> VulkanContext::create(VulkanInstance instance,
       new VulkanContext(std::move(instance), std::move(physical)));
   const PhysicalDeviceInfo& info = context->physical_;
   if (!info.compute_queue_family) {
-    throw RuntimeError("Vulkan device \"" + info.limits.name +
-                       "\" has no queue that runs compute shaders");
+    runtime_error() << "Vulkan device \"" << info.limits.name
+                    << "\" has no queue that runs compute shaders";
   }
   context->queue_family_ = *info.compute_queue_family;
   context->push_descriptors_ = allow_push_descriptors && info.max_push_descriptors > 0;

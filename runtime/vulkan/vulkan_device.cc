@@ -63,7 +63,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
     std::lock_guard<std::mutex> lock(mutex_);
     BufferEntry& entry = buffers_.lookup(dst, "upload", dst_offset, bytes);
     if (bytes == 0) return;
-    if (src == nullptr) throw RuntimeError("upload: the host source is null");
+    if (src == nullptr) runtime_error() << "upload: the host source is null";
     const auto* host = static_cast<const uint8_t*>(src);
     for (size_t done = 0; done < bytes;) {
       StagingSlice slice = acquire_staging(bytes - done);
@@ -79,7 +79,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
     std::lock_guard<std::mutex> lock(mutex_);
     BufferEntry& entry = buffers_.lookup(src, "download", src_offset, bytes);
     if (bytes == 0) return;
-    if (dst == nullptr) throw RuntimeError("download: the host destination is null");
+    if (dst == nullptr) runtime_error() << "download: the host destination is null";
     auto* host = static_cast<uint8_t*>(dst);
     for (size_t done = 0; done < bytes;) {
       // As many pieces as the staging pool holds at once, then one wait for them all.
@@ -112,10 +112,9 @@ class VulkanDeviceImpl final : public VulkanDevice {
     BufferEntry& from = buffers_.lookup(src, "copy", src_offset, bytes);
     if (bytes == 0) return;
     if (dst.id == src.id && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
-      throw RuntimeError("copy: the source [" + std::to_string(src_offset) + ", " +
-                         std::to_string(src_offset + bytes) + ") and destination [" +
-                         std::to_string(dst_offset) + ", " + std::to_string(dst_offset + bytes) +
-                         ") overlap in " + buffer_name(dst));
+      runtime_error() << "copy: the source [" << src_offset << ", " << src_offset + bytes
+                      << ") and destination [" << dst_offset << ", " << dst_offset + bytes
+                      << ") overlap in " << buffer_name(dst);
     }
     to.last_use = from.last_use = commands_.recording_serial();
     commands_.copy(from.buffer.handle(), src_offset, to.buffer.handle(), dst_offset, bytes);
@@ -138,14 +137,14 @@ class VulkanDeviceImpl final : public VulkanDevice {
       BufferEntry& entry = buffers_.argument(kernel.name(), i, buffers[i]);
       // Vulkan binds buffers through descriptors, which have bounds of their own.
       if (entry.bytes == 0) {
-        throw RuntimeError(buffer_argument_text(kernel.name(), i, buffers[i]) +
-                           " is empty; Vulkan cannot bind an empty buffer");
+        runtime_error() << buffer_argument_text(kernel.name(), i, buffers[i])
+                        << " is empty; Vulkan cannot bind an empty buffer";
       }
       if (entry.bytes > context_->physical().max_storage_buffer_range) {
-        throw RuntimeError(buffer_argument_text(kernel.name(), i, buffers[i]) + " has " +
-                           std::to_string(entry.bytes) +
-                           " bytes, more than the device binds (maxStorageBufferRange = " +
-                           std::to_string(context_->physical().max_storage_buffer_range) + ")");
+        runtime_error() << buffer_argument_text(kernel.name(), i, buffers[i]) << " has "
+                        << entry.bytes
+                        << " bytes, more than the device binds (maxStorageBufferRange = "
+                        << context_->physical().max_storage_buffer_range << ")";
       }
       handles.push_back(entry.buffer.handle());
       entries.push_back(&entry);
@@ -210,9 +209,8 @@ std::vector<DeviceLimits> list_vulkan_devices() {
     devices.push_back(std::move(device.limits));
   }
   if (devices.empty()) {
-    throw RuntimeError(
-        "the Vulkan loader reports no device; install a driver (e.g. "
-        "mesa-vulkan-drivers for the lavapipe CPU device)");
+    runtime_error() << "the Vulkan loader reports no device; install a driver (e.g. "
+                       "mesa-vulkan-drivers for the lavapipe CPU device)";
   }
   return devices;
 }

@@ -37,4 +37,8 @@ class VulkanDevice : public Device {
 // matching `options.device`, a device that cannot run compute shaders).
 std::unique_ptr<VulkanDevice> open_vulkan_device(const VulkanOptions& options = {});
 
+// The registry entry of Vulkan devices (vulkan_device_kind.cc).
+struct DeviceKind;
+const DeviceKind& vulkan_device_kind();
+
 }  // namespace relaxc::runtime

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ class VulkanInstance {
                                                    void* user_data);
 
   VulkanInstance() = default;
+  // Destroys the instance. The driver and layer libraries that the loader opened for it
+  // stay loaded until the process exits (see keep_libraries_loaded in the .cc).
   void destroy();
 
   VkInstance instance_ = VK_NULL_HANDLE;
@@ -50,6 +53,9 @@ class VulkanInstance {
   uint32_t api_version_ = 0;
   std::unique_ptr<MessageLog> log_;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  // The shared objects loaded before the loader was first asked anything for this
+  // instance: those it opens later are the drivers and layers, kept at destroy().
+  std::set<std::string> libraries_before_;
 };
 
 }  // namespace relaxc::runtime

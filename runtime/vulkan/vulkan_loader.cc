@@ -84,7 +84,7 @@ const char* vk_result_meaning(VkResult result) {
 
 const VulkanGlobalFunctions& vulkan_loader() {
   static const LoadedLoader loaded = open_loader();
-  if (!loaded.error.empty()) throw RuntimeError(loaded.error);
+  if (!loaded.error.empty()) runtime_error() << loaded.error;
   return loaded.functions;
 }
 
@@ -93,8 +93,8 @@ void VulkanInstanceFunctions::load(const VulkanGlobalFunctions& global, VkInstan
 #define RELAXC_LOAD_INSTANCE(name)                                                    \
   name = reinterpret_cast<PFN_##name>(global.vkGetInstanceProcAddr(instance, #name)); \
   if (name == nullptr) {                                                              \
-    throw RuntimeError("the Vulkan instance does not provide " #name                  \
-                       " (a Vulkan 1.1 loader and driver are needed)");               \
+    runtime_error() << "the Vulkan instance does not provide " #name                  \
+                       " (a Vulkan 1.1 loader and driver are needed)";                \
   }
   RELAXC_VULKAN_INSTANCE_FUNCTIONS(RELAXC_LOAD_INSTANCE)
   if (debug_utils) {
@@ -107,7 +107,7 @@ void VulkanDeviceFunctions::load(const VulkanInstanceFunctions& instance_functio
                                  bool push_descriptor) {
 #define RELAXC_LOAD_DEVICE(name)                                                              \
   name = reinterpret_cast<PFN_##name>(instance_functions.vkGetDeviceProcAddr(device, #name)); \
-  if (name == nullptr) throw RuntimeError("the Vulkan device does not provide " #name);
+  if (name == nullptr) runtime_error() << "the Vulkan device does not provide " #name;
   RELAXC_VULKAN_DEVICE_FUNCTIONS(RELAXC_LOAD_DEVICE)
   if (push_descriptor) {
     RELAXC_VULKAN_PUSH_DESCRIPTOR_FUNCTIONS(RELAXC_LOAD_DEVICE)
@@ -156,7 +156,7 @@ void check_vk(VkResult result, std::string_view call, std::string_view context) 
   std::string message = std::string(call) + " failed with " + vk_result_name(result);
   if (const char* meaning = vk_result_meaning(result)) message += std::string(" (") + meaning + ")";
   if (!context.empty()) message += std::string(" while ") + std::string(context);
-  throw RuntimeError(message);
+  runtime_error() << message;
 }
 
 }  // namespace relaxc::runtime

@@ -33,9 +33,9 @@ VulkanBuffer VulkanBuffer::create(const VulkanContext& context, size_t bytes, Me
   const PhysicalDeviceInfo& physical = context.physical();
   std::string what = "allocating a buffer of " + std::to_string(bytes) + " bytes";
   if (physical.max_memory_allocation_size != 0 && bytes > physical.max_memory_allocation_size) {
-    throw RuntimeError(what + ": more than the largest allocation of \"" + physical.limits.name +
-                       "\" (maxMemoryAllocationSize = " +
-                       std::to_string(physical.max_memory_allocation_size) + ")");
+    runtime_error() << what << ": more than the largest allocation of \"" << physical.limits.name
+                    << "\" (maxMemoryAllocationSize = " << physical.max_memory_allocation_size
+                    << ")";
   }
   const VulkanDeviceFunctions& fn = context.fn();
   VulkanBuffer buffer;
@@ -60,8 +60,8 @@ VulkanBuffer VulkanBuffer::create(const VulkanContext& context, size_t bytes, Me
   std::optional<uint32_t> type =
       choose_memory_type(physical.memory, requirements.memoryTypeBits, required, preferred);
   if (!type) {
-    throw RuntimeError(what + ": \"" + physical.limits.name +
-                       "\" has no suitable memory type for it");
+    runtime_error() << what << ": \"" << physical.limits.name
+                    << "\" has no suitable memory type for it";
   }
   VkMemoryAllocateInfo allocate_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate_info.allocationSize = requirements.size;

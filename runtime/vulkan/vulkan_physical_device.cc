@@ -171,9 +171,8 @@ std::vector<PhysicalDeviceInfo> query_physical_devices(const VulkanInstance& ins
 size_t choose_physical_device(const std::vector<PhysicalDeviceInfo>& devices,
                               const std::string& request, const std::string& origin) {
   if (devices.empty()) {
-    throw RuntimeError(
-        "no Vulkan device found; install a driver (e.g. mesa-vulkan-drivers "
-        "for the lavapipe CPU device)");
+    runtime_error() << "no Vulkan device found; install a driver (e.g. mesa-vulkan-drivers "
+                       "for the lavapipe CPU device)";
   }
   std::optional<size_t> chosen;
   if (request.empty()) {
@@ -184,16 +183,16 @@ size_t choose_physical_device(const std::vector<PhysicalDeviceInfo>& devices,
       if (!chosen || kind_rank(devices[i]) < kind_rank(devices[*chosen])) chosen = i;
     }
     if (!chosen) {
-      throw RuntimeError("no Vulkan 1.1 device with a compute queue was found; the devices are: " +
-                         device_list(devices));
+      runtime_error() << "no Vulkan 1.1 device with a compute queue was found; the devices are: "
+                      << device_list(devices);
     }
     return *chosen;
   }
   if (is_index(request)) {
     size_t index = std::stoul(request);
     if (index >= devices.size()) {
-      throw RuntimeError("Vulkan device index " + request + " (" + origin +
-                         ") is out of range; the devices are: " + device_list(devices));
+      runtime_error() << "Vulkan device index " << request << " (" << origin
+                      << ") is out of range; the devices are: " << device_list(devices);
     }
     chosen = index;
   } else {
@@ -202,17 +201,17 @@ size_t choose_physical_device(const std::vector<PhysicalDeviceInfo>& devices,
       if (lowercase(devices[i].limits.name).find(needle) != std::string::npos) chosen = i;
     }
     if (!chosen) {
-      throw RuntimeError("no Vulkan device matches \"" + request + "\" (" + origin +
-                         "); the devices are: " + device_list(devices));
+      runtime_error() << "no Vulkan device matches \"" << request << "\" (" << origin
+                      << "); the devices are: " << device_list(devices);
     }
   }
   if (!devices[*chosen].compute_queue_family) {
-    throw RuntimeError("Vulkan device \"" + devices[*chosen].limits.name +
-                       "\" has no queue that runs compute shaders");
+    runtime_error() << "Vulkan device \"" << devices[*chosen].limits.name
+                    << "\" has no queue that runs compute shaders";
   }
   if (devices[*chosen].api_version < VK_API_VERSION_1_1) {
-    throw RuntimeError("Vulkan device \"" + devices[*chosen].limits.name +
-                       "\" supports only Vulkan 1.0; relaxc needs 1.1 or later");
+    runtime_error() << "Vulkan device \"" << devices[*chosen].limits.name
+                    << "\" supports only Vulkan 1.0; relaxc needs 1.1 or later";
   }
   return *chosen;
 }

@@ -59,9 +59,9 @@ EntryPointInfo scan_module(const std::vector<uint32_t>& words, const std::string
     uint32_t word_count = words[at] >> 16;
     uint32_t opcode = words[at] & 0xffff;
     if (word_count == 0 || word_count > words.size() - at) {
-      throw RuntimeError("kernel '" + kernel +
-                         "': the SPIR-V module is damaged (the instruction at word " +
-                         std::to_string(at) + " has a bad length)");
+      runtime_error() << "kernel '" << kernel
+                      << "': the SPIR-V module is damaged (the instruction at word " << at
+                      << " has a bad length)";
     }
     last_opcode = opcode;
     in_functions = in_functions || opcode == kOpFunction;
@@ -83,8 +83,8 @@ EntryPointInfo scan_module(const std::vector<uint32_t>& words, const std::string
     at += word_count;
   }
   if (last_opcode != kOpFunctionEnd) {
-    throw RuntimeError("kernel '" + kernel +
-                       "': the SPIR-V module is damaged (it does not end with OpFunctionEnd)");
+    runtime_error() << "kernel '" << kernel
+                    << "': the SPIR-V module is damaged (it does not end with OpFunctionEnd)";
   }
   for (const auto& [id, size] : local_sizes) {
     if (entry_id && id == *entry_id) info.local_size = size;
@@ -103,35 +103,31 @@ uint32_t max_spirv_minor(uint32_t vulkan_api_version) {
 std::vector<uint32_t> checked_words(const VulkanContext& context, const KernelBinary& binary) {
   const std::string& kernel = binary.name;
   if (binary.format != KernelFormat::SpirV) {
-    throw RuntimeError("kernel '" + kernel + "' is " + kernel_format_name(binary.format) +
-                       "; the Vulkan device runs SPIR-V");
+    runtime_error() << "kernel '" << kernel << "' is " << kernel_format_name(binary.format)
+                    << "; the Vulkan device runs SPIR-V";
   }
   if (binary.code.size() % 4 != 0) {
-    throw RuntimeError("kernel '" + kernel + "': the SPIR-V code is " +
-                       std::to_string(binary.code.size()) +
-                       " bytes, not a whole number of 32-bit words");
+    runtime_error() << "kernel '" << kernel << "': the SPIR-V code is " << binary.code.size()
+                    << " bytes, not a whole number of 32-bit words";
   }
   if (binary.code.size() < 20) {
-    throw RuntimeError("kernel '" + kernel + "': the SPIR-V code is " +
-                       std::to_string(binary.code.size()) +
-                       " bytes, shorter than the 5-word SPIR-V header");
+    runtime_error() << "kernel '" << kernel << "': the SPIR-V code is " << binary.code.size()
+                    << " bytes, shorter than the 5-word SPIR-V header";
   }
   std::vector<uint32_t> words(binary.code.size() / 4);
   std::memcpy(words.data(), binary.code.data(), binary.code.size());
   if (words[0] != kSpirvMagic) {
-    throw RuntimeError("kernel '" + kernel +
-                       "': the code does not start with the SPIR-V magic "
-                       "number " +
-                       hex(kSpirvMagic) + " (found " + hex(words[0]) + ")");
+    runtime_error() << "kernel '" << kernel
+                    << "': the code does not start with the SPIR-V magic number "
+                    << hex(kSpirvMagic) << " (found " << hex(words[0]) << ")";
   }
   uint32_t major = (words[1] >> 16) & 0xff, minor = (words[1] >> 8) & 0xff;
   uint32_t api = context.physical().api_version;
   if (major != 1 || minor > max_spirv_minor(api)) {
-    throw RuntimeError(
-        "kernel '" + kernel + "' is SPIR-V " + std::to_string(major) + "." + std::to_string(minor) +
-        ", but Vulkan " + std::to_string(VK_API_VERSION_MAJOR(api)) + "." +
-        std::to_string(VK_API_VERSION_MINOR(api)) + " on \"" + context.physical().limits.name +
-        "\" takes SPIR-V up to 1." + std::to_string(max_spirv_minor(api)));
+    runtime_error() << "kernel '" << kernel << "' is SPIR-V " << major << "." << minor
+                    << ", but Vulkan " << VK_API_VERSION_MAJOR(api) << "."
+                    << VK_API_VERSION_MINOR(api) << " on \"" << context.physical().limits.name
+                    << "\" takes SPIR-V up to 1." << max_spirv_minor(api);
   }
   EntryPointInfo entry = scan_module(words, binary.name, kernel);
   if (!entry.found) {
@@ -139,15 +135,14 @@ std::vector<uint32_t> checked_words(const VulkanContext& context, const KernelBi
     for (const std::string& name : entry.compute_entry_points) {
       found += (found.empty() ? "'" : ", '") + name + "'";
     }
-    throw RuntimeError("kernel '" + kernel +
-                       "': the SPIR-V module has no GLCompute entry point "
-                       "named '" +
-                       kernel + "' (it has " + (found.empty() ? "none" : found) + ")");
+    runtime_error() << "kernel '" << kernel
+                    << "': the SPIR-V module has no GLCompute entry point named '" << kernel
+                    << "' (it has " << (found.empty() ? "none" : found) << ")";
   }
   if (entry.local_size && *entry.local_size != binary.block_size) {
-    throw RuntimeError("kernel '" + kernel + "': the block size " + size_text(binary.block_size) +
-                       " differs from the SPIR-V module's LocalSize " +
-                       size_text(*entry.local_size));
+    runtime_error() << "kernel '" << kernel << "': the block size " << size_text(binary.block_size)
+                    << " differs from the SPIR-V module's LocalSize "
+                    << size_text(*entry.local_size);
   }
   return words;
 }
@@ -159,8 +154,8 @@ void check_limits(const VulkanContext& context, const KernelBinary& binary) {
   const std::string where = kernel_on_device(binary.name, limits);
   uint32_t max_buffers = context.physical().max_storage_buffers_per_stage;
   if (binary.num_buffers < 0 || static_cast<uint32_t>(binary.num_buffers) > max_buffers) {
-    throw RuntimeError(where + "takes " + std::to_string(binary.num_buffers) +
-                       " buffers; the device binds 0 to " + std::to_string(max_buffers));
+    runtime_error() << where << "takes " << binary.num_buffers << " buffers; the device binds 0 to "
+                    << max_buffers;
   }
 }
 
@@ -183,9 +178,9 @@ VulkanKernel VulkanKernel::create(const VulkanContext& context, const KernelBina
   kernel.push_constant_bytes_ = offset;
   const DeviceLimits& limits = context.physical().limits;
   if (offset > limits.max_push_constant_bytes) {
-    throw RuntimeError("kernel '" + binary.name + "': its scalars take " + std::to_string(offset) +
-                       " bytes of push constants, more than the device's " +
-                       std::to_string(limits.max_push_constant_bytes));
+    runtime_error() << "kernel '" << binary.name << "': its scalars take " << offset
+                    << " bytes of push constants, more than the device's "
+                    << limits.max_push_constant_bytes;
   }
   kernel.uses_push_descriptors_ =
       context.push_descriptors() && binary.num_buffers > 0 &&
@@ -311,7 +306,7 @@ KernelId KernelCache::load(const VulkanContext& context, const KernelBinary& bin
 
 const VulkanKernel& KernelCache::get(KernelId id) const {
   if (id == 0 || id > kernels_.size()) {
-    throw RuntimeError("kernel id " + std::to_string(id) + " was not returned by load_kernel");
+    runtime_error() << "kernel id " << id << " was not returned by load_kernel";
   }
   return kernels_[id - 1];
 }

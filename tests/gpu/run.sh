@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds (Release) and runs the GPU tests on a machine with an NVIDIA GPU: the CUDA device
-# tests (cuda_device_test) and the kernel suite on every device present, CUDA and Vulkan
-# (kernel_suite_test), then prints one table: kernel, device, result, time. Without an NVIDIA GPU it says so and exits 0.
+# tests (cuda_device_test), and the device conformance suite and the kernel suite on every
+# device present, CUDA and Vulkan (device_conformance_test, kernel_suite_test), then prints one table: kernel, device, result, time. Without an NVIDIA GPU it says so and exits 0.
 #
 # Usage: tests/gpu/run.sh [--build-dir DIR] [--no-build] [--filter GTEST_FILTER]
 #   --build-dir DIR  the build folder (default: build-gpu in the repository)
@@ -23,7 +23,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$root/build-gpu"
 build=1
 filter='*'
-binaries=(cuda_device_test kernel_suite_test)
+binaries=(cuda_device_test device_conformance_test kernel_suite_test)
 
 usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 

@@ -1,9 +1,6 @@
 // Running compiled PrimFuncs on a runtime device from tests and benchmarks.
 #include "tests/support/device_harness.h"
 
-#include <dlfcn.h>
-#include <link.h>
-
 #include <algorithm>
 #include <memory>
 
@@ -28,7 +25,6 @@ OpenedDevices& opened_devices() {
       runtime::VulkanOptions options;
       options.validation = true;
       d.vulkan = runtime::open_vulkan_device(options);
-      pin_loaded_libraries();
     } catch (const runtime::RuntimeError& e) {
       d.vulkan_failure = e.what();
     }
@@ -43,18 +39,6 @@ OpenedDevices& opened_devices() {
 }
 
 }  // namespace
-
-void pin_loaded_libraries() {
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void*) {
-        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') {
-          // RTLD_NOLOAD: only libraries already loaded; the handle is kept on purpose.
-          dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-        }
-        return 0;
-      },
-      nullptr);
-}
 
 runtime::Device* test_device(TargetKind kind, std::string* why_not) {
   OpenedDevices& d = opened_devices();

@@ -19,12 +19,6 @@ namespace relaxc::testing {
 runtime::Device* test_device(TargetKind kind, std::string* why_not);
 // What the Vulkan validation layer reported so far (empty for CUDA).
 std::vector<std::string> validation_messages(TargetKind kind);
-// Marks every shared library loaded now as never to be unloaded. The Vulkan loader
-// unloads the driver (lavapipe and its LLVM) and the validation layer when an instance
-// is destroyed; what they still hold then shows up in LeakSanitizer in a module it can no
-// longer name, so no suppression (tests/lsan_suppressions.txt) could match it. Called
-// while a device is open, it keeps that memory reachable and LeakSanitizer on our code.
-void pin_loaded_libraries();
 
 // "vulkan", "cuda": for test names.
 std::string device_kind_name(TargetKind kind);

@@ -9,6 +9,8 @@
 // extents over 1e8, reads of unbound variables, division by zero.
 #include "tests/support/tir_interpreter.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -18,6 +20,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "ir/node_dispatch.h"
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
 
@@ -577,6 +580,26 @@ void interpret(const tir::PrimFunc& func, std::vector<HostArray*> buffers,
     interp.bind_storage(buffer->data, &array->data);
   }
   interp.exec(func->body);
+}
+
+void expect_same_results(const tir::PrimFunc& original, const tir::PrimFunc& transformed,
+                         const std::vector<std::vector<int64_t>>& shapes, uint64_t seed) {
+  std::vector<HostArray> a;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    tir::Buffer buffer = original->buffer_of(original->params[i]);
+    a.push_back(random_array(buffer->dtype, shapes[i], seed++));
+  }
+  std::vector<HostArray> b = a;
+  std::vector<HostArray*> pa, pb;
+  for (size_t i = 0; i < a.size(); ++i) {
+    pa.push_back(&a[i]);
+    pb.push_back(&b[i]);
+  }
+  interpret(original, pa);
+  interpret(transformed, pb);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_LE(max_scaled_error(b[i], a[i], 1e-5, 1e-5), 1.0) << "array " << i;
+  }
 }
 
 }  // namespace relaxc::testing

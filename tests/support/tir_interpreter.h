@@ -20,4 +20,10 @@ namespace relaxc::testing {
 void interpret(const tir::PrimFunc& func, std::vector<HostArray*> buffers,
                const std::map<std::string, int64_t>& scalars = {});
 
+// Interprets `original` and `transformed` (scheduled, lowered) on the same random arrays
+// of `shapes` (one per buffer parameter, drawn from `seed` on) and expects the same
+// contents afterwards, within 1e-5.
+void expect_same_results(const tir::PrimFunc& original, const tir::PrimFunc& transformed,
+                         const std::vector<std::vector<int64_t>>& shapes, uint64_t seed);
+
 }  // namespace relaxc::testing

@@ -81,26 +81,9 @@ int64_t threads_of(const PrimFunc& f, const std::string& name) {
   return threads;
 }
 
-void expect_same_results(const PrimFunc& original, const PrimFunc& scheduled,
-                         const std::vector<std::vector<int64_t>>& shapes) {
-  std::vector<HostArray> a;
-  uint64_t seed = 21;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    Buffer buffer = original->buffer_of(original->params[i]);
-    a.push_back(testing::random_array(buffer->dtype, shapes[i], seed++));
-  }
-  std::vector<HostArray> b = a;
-  std::vector<HostArray*> pa, pb;
-  for (size_t i = 0; i < a.size(); ++i) {
-    pa.push_back(&a[i]);
-    pb.push_back(&b[i]);
-  }
-  testing::interpret(original, pa);
-  testing::interpret(scheduled, pb);
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_LE(testing::max_scaled_error(b[i], a[i], 1e-5, 1e-5), 1.0) << "array " << i;
-  }
-}
+// The first seed of the random inputs of expect_same_results.
+constexpr uint64_t kSeed = 21;
+using testing::expect_same_results;
 
 const Target kDesktop = vulkan_profile("desktop");
 const Target kMobile = vulkan_profile("mobile");
@@ -135,12 +118,12 @@ TEST(DefaultGpuSchedule, VectorAddSymbolic) {
                     C[vi] = A[vi] + B[vi]
 )"));
   EXPECT_TRUE(structural_equal(g, expected)) << text::print_node(g);
-  for (int64_t n : {1, 100, 256, 1000}) expect_same_results(f, g, {{n}, {n}, {n}});
+  for (int64_t n : {1, 100, 256, 1000}) expect_same_results(f, g, {{n}, {n}, {n}}, kSeed);
 
   PrimFunc mobile = default_gpu_schedule(f, kMobile);
   expect_bound_within(mobile, kMobile);
   EXPECT_EQ(threads_of(mobile, "C"), 128);
-  expect_same_results(f, mobile, {{300}, {300}, {300}});
+  expect_same_results(f, mobile, {{300}, {300}, {300}}, kSeed);
 }
 
 TEST(DefaultGpuSchedule, TransposeConstantAndSymbolic) {
@@ -153,7 +136,7 @@ TEST(DefaultGpuSchedule, TransposeConstantAndSymbolic) {
 )"));
   PrimFunc g = default_gpu_schedule(constant, kDesktop);
   expect_bound_within(g, kDesktop);
-  expect_same_results(constant, g, {{33, 70}, {70, 33}});
+  expect_same_results(constant, g, {{33, 70}, {70, 33}}, kSeed);
 
   PrimFunc symbolic = parse_func(module_of("var_A: T.handle, var_B: T.handle", R"(
         m = T.int64()
@@ -168,7 +151,7 @@ TEST(DefaultGpuSchedule, TransposeConstantAndSymbolic) {
   for (const Target& target : {kDesktop, kMobile}) {
     PrimFunc s = default_gpu_schedule(symbolic, target);
     expect_bound_within(s, target);
-    expect_same_results(symbolic, s, {{17, 31}, {31, 17}});
+    expect_same_results(symbolic, s, {{17, 31}, {31, 17}}, kSeed);
   }
 }
 
@@ -182,7 +165,7 @@ TEST(DefaultGpuSchedule, SmallConstantExtentUsesFewerThreads) {
   PrimFunc g = default_gpu_schedule(f, kDesktop);
   expect_bound_within(g, kDesktop);
   EXPECT_EQ(threads_of(g, "A"), 15);
-  expect_same_results(f, g, {{3, 5}});
+  expect_same_results(f, g, {{3, 5}}, kSeed);
 }
 
 TEST(DefaultGpuSchedule, GridLimitAddsASerialLoop) {
@@ -203,7 +186,7 @@ TEST(DefaultGpuSchedule, GridLimitAddsASerialLoop) {
   ASSERT_NE(outer, nullptr);
   EXPECT_EQ(outer->kind, ForKind::Serial);
   EXPECT_TRUE(is_const_int(outer->extent, 4));
-  expect_same_results(f, g, {{100}, {100}});
+  expect_same_results(f, g, {{100}, {100}}, kSeed);
 }
 
 const std::string kRowSum = module_of("var_A: T.handle, var_S: T.handle", R"(
@@ -239,10 +222,10 @@ TEST(DefaultGpuSchedule, RowSumIsACrossThreadReduction) {
                         S[vi] = S[vi] + A[vi, vk]
 )"));
   EXPECT_TRUE(structural_equal(g, expected)) << text::print_node(g);
-  for (int64_t m : {1, 5}) expect_same_results(f, g, {{m, 100}, {m}});
+  for (int64_t m : {1, 5}) expect_same_results(f, g, {{m, 100}, {m}}, kSeed);
   PrimFunc mobile = default_gpu_schedule(f, kMobile);
   expect_bound_within(mobile, kMobile);
-  expect_same_results(f, mobile, {{3, 100}, {3}});
+  expect_same_results(f, mobile, {{3, 100}, {3}}, kSeed);
 }
 
 TEST(DefaultGpuSchedule, SoftmaxFourBlocks) {
@@ -279,7 +262,7 @@ TEST(DefaultGpuSchedule, SoftmaxFourBlocks) {
     expect_bound_within(g, target);
     EXPECT_EQ(threads_of(g, "row_max"), 64);
     EXPECT_EQ(threads_of(g, "row_exp"), std::min<int64_t>(256, target.max_threads_per_block));
-    for (int64_t n : {1, 7}) expect_same_results(f, g, {{n, 40}, {n, 40}});
+    for (int64_t n : {1, 7}) expect_same_results(f, g, {{n, 40}, {n, 40}}, kSeed);
   }
 }
 
@@ -301,8 +284,8 @@ TEST(DefaultGpuSchedule, MatmulSymbolic) {
   for (const Target& target : {kDesktop, kMobile}) {
     PrimFunc g = default_gpu_schedule(f, target);
     expect_bound_within(g, target);
-    expect_same_results(f, g, {{5, 3}, {3, 4}, {5, 4}});
-    expect_same_results(f, g, {{2, 300}, {300, 3}, {2, 3}});
+    expect_same_results(f, g, {{5, 3}, {3, 4}, {5, 4}}, kSeed);
+    expect_same_results(f, g, {{2, 300}, {300, 3}, {2, 3}}, kSeed);
   }
 }
 
@@ -319,7 +302,7 @@ TEST(DefaultGpuSchedule, ReductionLoopOutsideSpatialLoopIsReordered) {
   PrimFunc g = default_gpu_schedule(f, kDesktop);
   expect_bound_within(g, kDesktop);
   EXPECT_EQ(threads_of(g, "S"), 16);
-  expect_same_results(f, g, {{6, 9}, {6}});
+  expect_same_results(f, g, {{6, 9}, {6}}, kSeed);
 }
 
 TEST(DefaultGpuSchedule, FullReductionAndOneElement) {
@@ -334,7 +317,7 @@ TEST(DefaultGpuSchedule, FullReductionAndOneElement) {
 )"));
   PrimFunc g = default_gpu_schedule(total, kDesktop);
   expect_bound_within(g, kDesktop);
-  expect_same_results(total, g, {{50}, {1}});
+  expect_same_results(total, g, {{50}, {1}}, kSeed);
 
   PrimFunc one =
       parse_func(module_of(R"(A: T.Buffer((1,), "float32"), B: T.Buffer((1,), "float32"))", R"(
@@ -343,7 +326,7 @@ TEST(DefaultGpuSchedule, FullReductionAndOneElement) {
 )"));
   PrimFunc h = default_gpu_schedule(one, kDesktop);
   expect_bound_within(h, kDesktop);
-  expect_same_results(one, h, {{1}, {1}});
+  expect_same_results(one, h, {{1}, {1}}, kSeed);
 }
 
 TEST(DefaultGpuSchedule, LeavesScheduledAndOpaqueFunctionsAlone) {
@@ -424,7 +407,8 @@ class Module:
     PrimFunc g = scheduled->prim_func(name);
     ASSERT_TRUE(g.defined()) << name;
     expect_bound_within(g, kDesktop);
-    expect_same_results(m->prim_func(name), g, {{10}, {std::string(name) == "add" ? 10 : 1}});
+    expect_same_results(m->prim_func(name), g, {{10}, {std::string(name) == "add" ? 10 : 1}},
+                        kSeed);
   }
 }
 

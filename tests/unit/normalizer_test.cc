@@ -5,6 +5,7 @@
 #include "ir/relax/block_builder.h"
 #include "ir/relax/expr_mutator.h"
 #include "passes/pass_registry.h"
+#include "tests/support/errors.h"
 
 namespace relaxc::relax {
 namespace {
@@ -15,15 +16,6 @@ PrimExpr I(int64_t v) { return tir::int_imm(DataType::Int(64), v); }
 
 StructInfo tensor(std::vector<PrimExpr> dims, DataType dtype = f32) {
   return tensor_sinfo(std::move(dims), dtype);
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.diagnostics().empty() ? e.what() : e.diagnostics()[0].message;
-  }
-  return "<no error>";
 }
 
 // Whether `sinfo` is a tensor with exactly the dimensions `expected` (by arith).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/cuda/cuda_device.h"
+#include "runtime/device_registry.h"
 #include "runtime/vulkan/vulkan_device.h"
 
 namespace relaxc::runtime {
@@ -50,6 +51,39 @@ TEST(OpenDevice, UnknownKinds) {
   EXPECT_EQ(open_error("cuda:first"),
             "device 'cuda:first': 'first' is not a CUDA device index (0, 1, ...)");
   EXPECT_EQ(open_error("cuda:-1"), "device 'cuda:-1': '-1' is not a CUDA device index (0, 1, ...)");
+}
+
+std::vector<std::string> names_of(std::span<const DeviceKind* const> kinds) {
+  std::vector<std::string> names;
+  for (const DeviceKind* kind : kinds) names.emplace_back(kind->name);
+  return names;
+}
+
+TEST(DeviceRegistry, ListsTheKindsAndFindsThemByName) {
+  EXPECT_EQ(names_of(device_kinds()), (std::vector<std::string>{"vulkan", "cuda"}));
+  EXPECT_EQ(names_of(device_kinds_by_preference()), (std::vector<std::string>{"cuda", "vulkan"}));
+  ASSERT_NE(find_device_kind("vulkan"), nullptr);
+  EXPECT_EQ(find_device_kind("vulkan")->display_name, "Vulkan");
+  EXPECT_EQ(find_device_kind("vulkan")->kernel_format, KernelFormat::SpirV);
+  ASSERT_NE(find_device_kind("cuda"), nullptr);
+  EXPECT_EQ(find_device_kind("cuda")->display_name, "CUDA");
+  EXPECT_EQ(find_device_kind("cuda")->kernel_format, KernelFormat::Ptx);
+  EXPECT_EQ(find_device_kind("metal"), nullptr);
+  EXPECT_EQ(find_device_kind("Vulkan"), nullptr);  // names are exact
+  EXPECT_EQ(find_device_kind(""), nullptr);
+}
+
+TEST(DeviceRegistry, UnknownKindNamesEveryRegisteredKind) {
+  std::string error = open_error("webgpu:0");
+  EXPECT_TRUE(error.starts_with("device 'webgpu:0': unknown device kind 'webgpu'; expected "))
+      << error;
+  for (const DeviceKind* kind : device_kinds()) {
+    EXPECT_NE(error.find("'" + std::string(kind->name) + "'"), std::string::npos) << error;
+    for (std::string_view form : kind->selector_forms) {
+      std::string spec = "'" + std::string(kind->name) + ":" + std::string(form) + "'";
+      EXPECT_NE(error.find(spec), std::string::npos) << error;
+    }
+  }
 }
 
 TEST(OpenDevice, Vulkan) {

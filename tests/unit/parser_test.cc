@@ -13,6 +13,7 @@
 #include "ir/support/diagnostics.h"
 #include "ir/text/lexer.h"
 #include "ir/text/python_ast.h"
+#include "tests/support/errors.h"
 
 namespace relaxc {
 namespace {
@@ -66,24 +67,12 @@ std::vector<std::string> describe(const std::vector<text::Token>& tokens) {
   return out;
 }
 
-// The first diagnostic of `fn()` as "line:col: message", or "" if nothing is thrown.
-template <typename F>
-std::string error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const UserError& e) {
-    const Diagnostic& d = e.diagnostics().front();
-    return std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message;
-  }
-  return "";
-}
-
 std::string lex_error(const std::string& source) {
-  return error_of([&] { lex(source); });
+  return located_error_of([&] { lex(source); });
 }
 
 std::string module_error(const std::string& source) {
-  return error_of([&] { text::parse_module(source, "test.py"); });
+  return located_error_of([&] { text::parse_module(source, "test.py"); });
 }
 
 // ---------------------------------------------------------------- Tokenizer
@@ -333,7 +322,7 @@ def f(x: R.Tensor((2,), "float32"), n = 3) -> R.Object:
 }
 
 std::string python_error(const std::string& source) {
-  return error_of([&] { text::parse_python_file(SourceFile::add("syntax.py", source)); });
+  return located_error_of([&] { text::parse_python_file(SourceFile::add("syntax.py", source)); });
 }
 
 TEST(PythonParser, SyntaxErrorsPointAtTheOffendingToken) {
@@ -488,24 +477,25 @@ TEST(Robustness, DeepButBoundedProgramsParse) {
     relax += std::string(4 + 4 * i, ' ') + "else:\n" + std::string(8 + 4 * i, ' ') + "y = x\n";
   }
   relax += "    return y\n";
-  EXPECT_EQ(error_of([&] { text::parse_module(relax); }), "");
+  EXPECT_EQ(located_error_of([&] { text::parse_module(relax); }), "");
 
   std::string loops = "@T.prim_func\ndef g(A: T.Buffer((1,), \"float32\")):\n";
   for (int i = 0; i < 150; ++i)
     loops += std::string(4 + 4 * i, ' ') + "for i" + std::to_string(i) + " in range(1):\n";
   loops += std::string(4 + 4 * 150, ' ') + "A[0] = A[0] + T.float32(1)\n";
-  EXPECT_EQ(error_of([&] { text::parse_module(loops); }), "");
+  EXPECT_EQ(located_error_of([&] { text::parse_module(loops); }), "");
 
   std::string lets = "@T.prim_func\ndef h(A: T.Buffer((1,), \"int32\")):\n";
   for (int i = 0; i < 900; ++i)
     lets += "    v" + std::to_string(i) + ": T.int32 = " + std::to_string(i) + "\n";
   lets += "    A[0] = v899\n";
-  EXPECT_EQ(error_of([&] { text::parse_module(lets); }), "");
+  EXPECT_EQ(located_error_of([&] { text::parse_module(lets); }), "");
   // Past 1000 nested let statements the parser stops with an error.
   std::string too_many = "@T.prim_func\ndef h(A: T.Buffer((1,), \"int32\")):\n";
   for (int i = 0; i < 1001; ++i) too_many += "    v" + std::to_string(i) + " = 1\n";
   too_many += "    A[0] = 0\n";
-  EXPECT_EQ(error_of([&] { text::parse_module(too_many); }), "3:5: too many nested statements");
+  EXPECT_EQ(located_error_of([&] { text::parse_module(too_many); }),
+            "3:5: too many nested statements");
 }
 
 // Whatever the input, parsing returns a module or throws a UserError that has a place.

@@ -300,10 +300,11 @@ TEST(PrinterNames, SmallestFreeSuffixInScope) {
   text::NameTable names;
   EXPECT_EQ(names.define(vars[0].get(), "x", "v"), "x");
   EXPECT_EQ(names.define(vars[0].get(), "other", "v"), "x");  // a node keeps its name
-  names.push_scope();
-  EXPECT_EQ(names.define(vars[1].get(), "x", "v"), "x_1");
-  EXPECT_EQ(names.define(vars[2].get(), "x", "v"), "x_2");
-  names.pop_scope();
+  {
+    text::NameScope scope(names);
+    EXPECT_EQ(names.define(vars[1].get(), "x", "v"), "x_1");
+    EXPECT_EQ(names.define(vars[2].get(), "x", "v"), "x_2");
+  }
   EXPECT_EQ(names.find(vars[1].get()), nullptr);
   // x_1 and x_2 are free again; a literal hint "x_1" takes the first of them.
   EXPECT_EQ(names.define(vars[3].get(), "x_1", "v"), "x_1");

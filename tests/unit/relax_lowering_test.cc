@@ -14,6 +14,7 @@
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/relax/transforms.h"
+#include "tests/support/errors.h"
 
 namespace relaxc::relax {
 namespace {
@@ -51,17 +52,6 @@ void expect_lowered(const std::string& input, const std::vector<Pass>& passes,
             structural_equal(module->functions[i].second, want->functions[i].second);
   }
   EXPECT_TRUE(equal) << "got:\n" << printed << "\nexpected:\n" << text::print_module(want);
-}
-
-// The message and place of the UserError `run` throws ("" if none).
-std::string error_of(const std::function<void()>& run) {
-  try {
-    run();
-  } catch (const UserError& e) {
-    const Diagnostic& d = e.diagnostics().front();
-    return std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message;
-  }
-  return "";
 }
 
 // ---------------------------------------------------------------- Operators
@@ -113,7 +103,7 @@ def main(x: R.Tensor((4,), "float32"), s: R.Object, f: R.Callable([R.Tensor((4,)
     )" + binding + R"(
     return x
 )";
-  return error_of([&] { parse(text); });
+  return located_error_of([&] { parse(text); });
 }
 
 TEST(MemoryOps, ArgumentKindErrors) {
@@ -339,7 +329,7 @@ TEST(CallTirRewrite, DataflowBlockIsAnError) {
             R.output(a)
         return a
 )"));
-  EXPECT_EQ(error_of([&] { call_tir_rewrite(module); }),
+  EXPECT_EQ(located_error_of([&] { call_tir_rewrite(module); }),
             "29:13: R.call_tir (binding 't'): call-tir-rewrite needs plain blocks; run "
             "to-non-dataflow first");
 }
@@ -573,7 +563,7 @@ class Module:
         z = R.nn.relu(x)
         return z
 )");
-  EXPECT_EQ(error_of([&] { vm_builtin_lower(module); }),
+  EXPECT_EQ(located_error_of([&] { vm_builtin_lower(module); }),
             "6:9: R.nn.relu (binding 'z'): no VM lowering for this operator; write it as "
             "R.call_tir of a TensorIR function");
 }

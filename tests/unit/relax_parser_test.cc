@@ -9,6 +9,7 @@
 #include "ir/structural_equal.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
+#include "tests/support/errors.h"
 
 namespace relaxc {
 namespace {
@@ -16,13 +17,7 @@ namespace {
 using relax::Binding;
 
 std::string error_of(const std::string& source) {
-  try {
-    text::parse_module(source, "relax.py");
-  } catch (const UserError& e) {
-    const Diagnostic& d = e.diagnostics().front();
-    return std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message;
-  }
-  return "";
+  return located_error_of([&] { text::parse_module(source, "relax.py"); });
 }
 
 const relax::FunctionNode& function(const IRModule& m, const std::string& name) {

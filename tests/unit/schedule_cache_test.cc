@@ -14,6 +14,7 @@
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/tir/schedule/schedule.h"
+#include "tests/support/errors.h"
 #include "tests/support/host_array.h"
 #include "tests/support/tir_interpreter.h"
 
@@ -40,15 +41,6 @@ void expect_func(const tir::PrimFunc& actual, const std::string& expected_source
   EXPECT_FALSE(mismatch.has_value()) << mismatch.value_or("") << "\nactual:\n" << printed;
   IRModule reparsed = text::parse_module(printed, "printed.py");
   EXPECT_TRUE(structural_equal(reparsed->prim_func("f"), actual)) << printed;
-}
-
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const UserError& e) {
-    return e.diagnostics().front().message;
-  }
-  return "";
 }
 
 constexpr const char* kScale = R"(@I.ir_module

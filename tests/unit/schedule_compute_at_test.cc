@@ -16,6 +16,7 @@
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/tir/schedule/schedule.h"
+#include "tests/support/errors.h"
 #include "tests/support/host_array.h"
 #include "tests/support/tir_interpreter.h"
 
@@ -492,15 +493,6 @@ TEST(ScheduleComputeAt, RowSoftmaxInOneThreadBlockPerRow) {
 }
 
 // --- Refusals: each names the block and the loop and says why; the schedule is unchanged.
-
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const UserError& e) {
-    return e.diagnostics().front().message;
-  }
-  return "";
-}
 
 void expect_refused(tir::Schedule& s, const std::function<void()>& fn, const std::string& message) {
   tir::PrimFunc before = s.func();

@@ -11,6 +11,7 @@
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/tir/schedule/schedule.h"
+#include "tests/support/errors.h"
 #include "tests/support/tir_interpreter.h"
 
 namespace relaxc::tir {
@@ -55,38 +56,9 @@ void expect_func(const PrimFunc& actual, const std::string& expected_source) {
   EXPECT_TRUE(structural_equal(reparsed->functions[0].second, actual)) << printed;
 }
 
-// Runs `original` and `scheduled` on the same random arrays of `shapes` (one per buffer
-// parameter) and expects the same contents afterwards.
-void expect_same_results(const PrimFunc& original, const PrimFunc& scheduled,
-                         const std::vector<std::vector<int64_t>>& shapes) {
-  std::vector<HostArray> a;
-  uint64_t seed = 11;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    Buffer buffer = original->buffer_of(original->params[i]);
-    a.push_back(testing::random_array(buffer->dtype, shapes[i], seed++));
-  }
-  std::vector<HostArray> b = a;
-  std::vector<HostArray*> pa, pb;
-  for (size_t i = 0; i < a.size(); ++i) {
-    pa.push_back(&a[i]);
-    pb.push_back(&b[i]);
-  }
-  testing::interpret(original, pa);
-  testing::interpret(scheduled, pb);
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_LE(testing::max_scaled_error(b[i], a[i], 1e-5, 1e-5), 1.0) << "array " << i;
-  }
-}
-
-// The message of the UserError that `f` throws, or "" if none.
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.diagnostics().front().message;
-  }
-  return "";
-}
+// The first seed of the random inputs of expect_same_results.
+constexpr uint64_t kSeed = 11;
+using testing::expect_same_results;
 
 const std::string kVectorAddSignature = "var_A: T.handle, var_B: T.handle, var_C: T.handle";
 const std::string kVectorAddBuffers = R"(        n = T.int64()
@@ -141,7 +113,7 @@ TEST(ScheduleSplit, SymbolicExtentGetsTailGuard) {
                     T.where(i_0 * T.int64(4) + i_1 < n)
                     C[vi] = A[vi] + B[vi]
 )"));
-  for (int64_t n : {1, 4, 13, 64}) expect_same_results(f, s.func(), {{n}, {n}, {n}});
+  for (int64_t n : {1, 4, 13, 64}) expect_same_results(f, s.func(), {{n}, {n}, {n}}, kSeed);
   // The handles that split returned name the new loops.
   EXPECT_EQ(s.get_for(parts[1])->loop_var->name, "i_1");
 }
@@ -160,7 +132,7 @@ TEST(ScheduleSplit, ExactConstantSplitHasNoGuardAndInfersTheMiddle) {
                     C[vi, vj] = T.float32(0)
                 C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 )"));
-  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}});
+  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}}, kSeed);
 }
 
 TEST(ScheduleSplit, NonDividingConstantFactor) {
@@ -169,7 +141,7 @@ TEST(ScheduleSplit, NonDividingConstantFactor) {
   std::vector<LoopRef> loops = s.get_loops(s.get_block("C"));
   s.split(loops[1], {PrimExpr(), int_imm(DataType::Int(32), 5)});  // 32 = 7 * 5 - 3
   s.split(loops[2], {int_imm(DataType::Int(32), 3), PrimExpr()});  // 16 = 3 * 6 - 2
-  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}});
+  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}}, kSeed);
 }
 
 TEST(ScheduleSplit, LoopNotStartingAtZeroAndSymbolicFactor) {
@@ -181,7 +153,7 @@ TEST(ScheduleSplit, LoopNotStartingAtZeroAndSymbolicFactor) {
 )"));
   Schedule s(f);
   s.split(s.get_loops(s.get_block("A"))[0], {PrimExpr(), int_imm(DataType::Int(32), 4)});
-  expect_same_results(f, s.func(), {{12}});
+  expect_same_results(f, s.func(), {{12}}, kSeed);
 
   PrimFunc g = parse_func(module_of(kVectorAddSignature, kVectorAddBuffers + R"(
         for i in range(n):
@@ -193,7 +165,7 @@ TEST(ScheduleSplit, LoopNotStartingAtZeroAndSymbolicFactor) {
   Var n = g->buffer_of(g->params[0])->shape[0].cast<VarNode>();
   // Factors that are expressions of the function's shape variables.
   t.split(t.get_loops(t.get_block("C"))[0], {PrimExpr(), floordiv(n, int_imm(n->dtype, 2))});
-  for (int64_t len : {2, 7, 10}) expect_same_results(g, t.func(), {{len}, {len}, {len}});
+  for (int64_t len : {2, 7, 10}) expect_same_results(g, t.func(), {{len}, {len}, {len}}, kSeed);
 }
 
 TEST(ScheduleSplit, Errors) {
@@ -236,7 +208,7 @@ TEST(ScheduleFuse, ConstantLoops) {
                     C[vi, vj] = T.float32(0)
                 C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 )"));
-  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}});
+  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}}, kSeed);
 }
 
 const std::string kTransposeSignature = "var_A: T.handle, var_B: T.handle";
@@ -265,7 +237,7 @@ TEST(ScheduleFuse, SymbolicLoopsThenSplit) {
 )"));
   s.split(fused, {PrimExpr(), int_imm(DataType::Int(64), 8)});
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {3, 5}, {16, 8}, {7, 33}}) {
-    expect_same_results(f, s.func(), {{m, n}, {n, m}});
+    expect_same_results(f, s.func(), {{m, n}, {n, m}}, kSeed);
   }
 }
 
@@ -324,7 +296,7 @@ TEST(ScheduleReorder, PermutesAPerfectNest) {
                     C[vi, vj] = T.float32(0)
                 C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 )"));
-  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}});
+  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}}, kSeed);
   std::vector<LoopRef> now = s.get_loops(s.get_block("C"));
   EXPECT_EQ(s.get_for(now[0])->loop_var->name, "k");
 }
@@ -342,7 +314,7 @@ TEST(ScheduleReorder, AfterSplitWithSymbolicExtent) {
   std::vector<LoopRef> js = s.split(loops[1], {PrimExpr(), int_imm(DataType::Int(64), 4)});
   s.reorder({is[0], js[0], is[1], js[1]});
   for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {5, 3}, {8, 12}}) {
-    expect_same_results(f, s.func(), {{m, n}, {n, m}});
+    expect_same_results(f, s.func(), {{m, n}, {n, m}}, kSeed);
   }
 }
 
@@ -380,7 +352,7 @@ TEST(ScheduleBind, SplitAndBindMatchesTheGpuForm) {
                     T.where(i_0 * T.int64(256) + i_1 < n)
                     C[vi] = A[vi] + B[vi]
 )"));
-  for (int64_t n : {1, 255, 257, 1000}) expect_same_results(f, s.func(), {{n}, {n}, {n}});
+  for (int64_t n : {1, 255, 257, 1000}) expect_same_results(f, s.func(), {{n}, {n}, {n}}, kSeed);
 }
 
 TEST(ScheduleBind, ReductionLoopToThreadIdx) {
@@ -390,7 +362,7 @@ TEST(ScheduleBind, ReductionLoopToThreadIdx) {
   s.bind(loops[0], "blockIdx.x");
   s.bind(loops[2], "threadIdx.x");  // a cross-thread reduction
   EXPECT_EQ(s.get_for(loops[2])->kind, ForKind::ThreadBinding);
-  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}});
+  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}}, kSeed);
 }
 
 // A threadIdx loop inside one bound to the same axis (a cooperative fetch) is accepted:
@@ -455,7 +427,7 @@ TEST(ScheduleUnrollVectorize, SetLoopKinds) {
                                 C[vi, vj] = T.float32(0)
                             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 )"));
-  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}});
+  expect_same_results(f, s.func(), {{64, 16}, {16, 32}, {64, 32}}, kSeed);
 }
 
 TEST(ScheduleUnrollVectorize, Errors) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/relax/struct_info_analysis.h"
+#include "tests/support/errors.h"
 
 namespace relaxc::relax {
 namespace {
@@ -13,15 +14,6 @@ PrimExpr I(int64_t v) { return tir::int_imm(DataType::Int(64), v); }
 
 StructInfo tensor(std::vector<PrimExpr> dims, DataType dtype = f32) {
   return tensor_sinfo(std::move(dims), dtype);
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.diagnostics().empty() ? e.what() : e.diagnostics()[0].message;
-  }
-  return "<no error>";
 }
 
 // The dimensions of a tensor StructInfo, or empty if unknown.

@@ -254,6 +254,23 @@ TEST(TirFunctor, MutatorOverridesOneKind) {
   EXPECT_TRUE(add_to_sub.mutate(no_add).same_as(no_add));
 }
 
+// Asking for a node of one kind back from a rewrite that changes its kind is a bug in
+// the caller, reported as an internal error an embedding program can catch.
+TEST(TirFunctor, MutatorChangingTheRequestedKindThrowsInternalError) {
+  Var x = var("x"), y = var("y");
+  Ref<AddNode> sum = (x + y).cast<AddNode>();
+  ASSERT_TRUE(sum.defined());
+  AddToSub add_to_sub;
+  try {
+    add_to_sub.mutate(sum);
+    FAIL() << "expected an InternalError";
+  } catch (const InternalError& e) {
+    EXPECT_EQ(e.condition(), "typed != nullptr || !result.defined()");
+    EXPECT_EQ(e.message(), "a mutator replaced a TirAdd by a TirSub");
+    EXPECT_TRUE(e.file().ends_with("ir/tir/functor.h")) << e.file();
+  }
+}
+
 TEST(TirFunctor, DefaultMutatorKeepsEveryNode) {
   Var n = var("n"), i = var("i");
   Buffer A = buffer("A", kF32, {n}), B = buffer("B", kF32, {n});

@@ -9,6 +9,7 @@
 #include "ir/structural_equal.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
+#include "tests/support/errors.h"
 
 namespace relaxc {
 namespace {
@@ -21,13 +22,7 @@ tir::PrimFunc parse_func(const std::string& source, const std::string& name) {
 }
 
 std::string error_of(const std::string& source) {
-  try {
-    text::parse_module(source, "tir.py");
-  } catch (const UserError& e) {
-    const Diagnostic& d = e.diagnostics().front();
-    return std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message;
-  }
-  return "";
+  return located_error_of([&] { text::parse_module(source, "tir.py"); });
 }
 
 // The statements of `s` (one, or the items of a SeqStmt).

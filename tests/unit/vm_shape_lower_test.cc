@@ -13,6 +13,7 @@
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/relax/transforms.h"
+#include "tests/support/errors.h"
 #include "tests/support/tir_interpreter.h"
 
 namespace relaxc::relax {
@@ -65,13 +66,7 @@ void expect_lowered(const std::string& input, const std::string& expected,
 }
 
 std::string error_of(const std::string& input) {
-  try {
-    lower(input);
-  } catch (const UserError& e) {
-    const Diagnostic& d = e.diagnostics().front();
-    return std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message;
-  }
-  return "<no error>";
+  return located_error_of([&] { lower(input); });
 }
 
 const std::string kNM = "R.Tensor((n, m), dtype=\"float32\")";

@@ -12,13 +12,16 @@
 
 #include <utility>
 
+#include "ir/tir/expr_functor.h"
 #include "ir/tir/functor.h"
 #include "ir/tir/thread_axis.h"
 
 namespace relaxc::tir {
 namespace {
 
-class IntervalEvaluator {
+// Bounds of an expression over the relaxed variables' ranges; nullopt where the
+// arithmetic gives none.
+class IntervalEvaluator final : public ExprFunctor<std::optional<IntBounds>()> {
  public:
   IntervalEvaluator(const RelaxedVars& relaxed, arith::Analyzer& analyzer)
       : relaxed_(relaxed), analyzer_(analyzer) {}
@@ -27,76 +30,76 @@ class IntervalEvaluator {
     if (!e.defined()) return std::nullopt;
     NestingGuard guard(depth_, e.get());
     if (!uses_relaxed(e)) return IntBounds{e, e};
-    if (const auto* v = e.as<VarNode>()) {
-      const Range& dom = relaxed_.at(Var(v));
-      auto [start, extent] = unify_int_dtypes(dom->min, dom->extent);
-      return as_dtype(IntBounds{start, start + extent - 1}, e->dtype);
-    }
-    switch (e->kind()) {
-      case NodeKind::TirAdd: {
-        const auto* add = e.as<AddNode>();
-        return combine(add->a, add->b, [](const IntBounds& a, const IntBounds& b) {
-          return IntBounds{a.min + b.min, a.max + b.max};
-        });
-      }
-      case NodeKind::TirSub: {
-        const auto* sub = e.as<SubNode>();
-        return combine(sub->a, sub->b, [](const IntBounds& a, const IntBounds& b) {
-          return IntBounds{a.min - b.max, a.max - b.min};
-        });
-      }
-      case NodeKind::TirMul: {
-        const auto* mul = e.as<MulNode>();
-        if (const int64_t* c = as_const_int(mul->b)) return scale(mul->a, *c);
-        if (const int64_t* c = as_const_int(mul->a)) return scale(mul->b, *c);
-        return std::nullopt;
-      }
-      case NodeKind::TirFloorDiv: {
-        const auto* div = e.as<FloorDivNode>();
-        const int64_t* c = as_const_int(div->b);
-        if (c == nullptr || *c <= 0) return std::nullopt;
-        std::optional<IntBounds> a = eval(div->a);
-        if (!a) return std::nullopt;
-        return IntBounds{floordiv(a->min, div->b), floordiv(a->max, div->b)};
-      }
-      case NodeKind::TirFloorMod: {
-        const auto* mod = e.as<FloorModNode>();
-        const int64_t* c = as_const_int(mod->b);
-        if (c == nullptr || *c <= 0) return std::nullopt;
-        std::optional<IntBounds> a = eval(mod->a);
-        if (a && analyzer_.can_prove_equal(floordiv(a->min, mod->b), floordiv(a->max, mod->b))) {
-          return IntBounds{floormod(a->min, mod->b), floormod(a->max, mod->b)};
-        }
-        return IntBounds{int_imm(e->dtype, 0), int_imm(e->dtype, *c - 1)};
-      }
-      case NodeKind::TirMin: {
-        const auto* node = e.as<MinNode>();
-        return combine(node->a, node->b, [](const IntBounds& a, const IntBounds& b) {
-          return IntBounds{tir::min(a.min, b.min), tir::min(a.max, b.max)};
-        });
-      }
-      case NodeKind::TirMax: {
-        const auto* node = e.as<MaxNode>();
-        return combine(node->a, node->b, [](const IntBounds& a, const IntBounds& b) {
-          return IntBounds{tir::max(a.min, b.min), tir::max(a.max, b.max)};
-        });
-      }
-      case NodeKind::TirCast: {
-        const auto* node = e.as<CastNode>();
-        if (!e->dtype.is_int() || !node->value->dtype.is_int() ||
-            e->dtype.bits() < node->value->dtype.bits()) {
-          return std::nullopt;  // a narrowing cast may wrap around
-        }
-        std::optional<IntBounds> a = eval(node->value);
-        if (!a) return std::nullopt;
-        return IntBounds{cast(e->dtype, a->min), cast(e->dtype, a->max)};
-      }
-      default:
-        return std::nullopt;
-    }
+    return visit_expr(e);
   }
 
  private:
+  std::optional<IntBounds> visit_TirVar(const VarNode* v) override {
+    const Range& dom = relaxed_.at(Var(v));
+    auto [start, extent] = unify_int_dtypes(dom->min, dom->extent);
+    return as_dtype(IntBounds{start, start + extent - 1}, v->dtype);
+  }
+
+  std::optional<IntBounds> visit_TirAdd(const AddNode* add) override {
+    return combine(add->a, add->b, [](const IntBounds& a, const IntBounds& b) {
+      return IntBounds{a.min + b.min, a.max + b.max};
+    });
+  }
+
+  std::optional<IntBounds> visit_TirSub(const SubNode* sub) override {
+    return combine(sub->a, sub->b, [](const IntBounds& a, const IntBounds& b) {
+      return IntBounds{a.min - b.max, a.max - b.min};
+    });
+  }
+
+  std::optional<IntBounds> visit_TirMul(const MulNode* mul) override {
+    if (const int64_t* c = as_const_int(mul->b)) return scale(mul->a, *c);
+    if (const int64_t* c = as_const_int(mul->a)) return scale(mul->b, *c);
+    return std::nullopt;
+  }
+
+  std::optional<IntBounds> visit_TirFloorDiv(const FloorDivNode* div) override {
+    const int64_t* c = as_const_int(div->b);
+    if (c == nullptr || *c <= 0) return std::nullopt;
+    std::optional<IntBounds> a = eval(div->a);
+    if (!a) return std::nullopt;
+    return IntBounds{floordiv(a->min, div->b), floordiv(a->max, div->b)};
+  }
+
+  std::optional<IntBounds> visit_TirFloorMod(const FloorModNode* mod) override {
+    const int64_t* c = as_const_int(mod->b);
+    if (c == nullptr || *c <= 0) return std::nullopt;
+    std::optional<IntBounds> a = eval(mod->a);
+    if (a && analyzer_.can_prove_equal(floordiv(a->min, mod->b), floordiv(a->max, mod->b))) {
+      return IntBounds{floormod(a->min, mod->b), floormod(a->max, mod->b)};
+    }
+    return IntBounds{int_imm(mod->dtype, 0), int_imm(mod->dtype, *c - 1)};
+  }
+
+  std::optional<IntBounds> visit_TirMin(const MinNode* node) override {
+    return combine(node->a, node->b, [](const IntBounds& a, const IntBounds& b) {
+      return IntBounds{tir::min(a.min, b.min), tir::min(a.max, b.max)};
+    });
+  }
+
+  std::optional<IntBounds> visit_TirMax(const MaxNode* node) override {
+    return combine(node->a, node->b, [](const IntBounds& a, const IntBounds& b) {
+      return IntBounds{tir::max(a.min, b.min), tir::max(a.max, b.max)};
+    });
+  }
+
+  std::optional<IntBounds> visit_TirCast(const CastNode* node) override {
+    if (!node->dtype.is_int() || !node->value->dtype.is_int() ||
+        node->dtype.bits() < node->value->dtype.bits()) {
+      return std::nullopt;  // a narrowing cast may wrap around
+    }
+    std::optional<IntBounds> a = eval(node->value);
+    if (!a) return std::nullopt;
+    return IntBounds{cast(node->dtype, a->min), cast(node->dtype, a->max)};
+  }
+
+  std::optional<IntBounds> visit_default(const PrimExprNode*) override { return std::nullopt; }
+
   bool uses_relaxed(const PrimExpr& e) const {
     return uses_var_if(e, [&](const VarNode* v) { return relaxed_.count(Var(v)) != 0; });
   }
