@@ -7,7 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "codegen/compiled_prim_func.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/vulkan/vulkan_device.h"
 #include "tests/support/device_harness.h"
@@ -42,14 +43,14 @@ void run_kernel(benchmark::State& state, TargetKind kind, const std::string& nam
     return;
   }
   const testing::SuiteKernel& kernel = testing::suite_kernel(name);
-  Target target = codegen::target_from_device(device->limits(), kind);
+  Target target = driver::target_from_device(device->limits(), kind);
   codegen::CompiledPrimFunc compiled =
-      codegen::compile_prim_func(testing::scheduled_kernel(kernel, target), name, target);
+      driver::compile_prim_func(testing::scheduled_kernel(kernel, target), name, target);
   std::vector<testing::HostArray> args = kernel.make_args(sizes, 1);
   std::vector<testing::HostArray*> pointers;
   for (testing::HostArray& a : args) pointers.push_back(&a);
   testing::DeviceArrays buffers(*device, pointers);
-  codegen::PrimFuncLauncher launcher(*device, compiled);
+  driver::PrimFuncLauncher launcher(*device, compiled);
   launcher.launch(buffers.args());  // warm-up: pipelines created, memory touched
   device->synchronize();
   for (auto _ : state) {

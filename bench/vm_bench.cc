@@ -16,8 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "codegen/compiled_prim_func.h"
-#include "codegen/vm/build.h"
+#include "driver/build.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "ir/text/parser.h"
 #include "runtime/open_device.h"
 #include "runtime/vm/vm.h"
@@ -45,8 +46,8 @@ std::shared_ptr<const runtime::vm::Executable> build_for(const std::string& text
                                                          runtime::Device& device,
                                                          TargetKind kind) {
   IRModule module = text::parse_module(text, "bench.py");
-  Target target = codegen::target_from_device(device.limits(), kind);
-  return std::make_shared<const runtime::vm::Executable>(codegen::build(module, {target}));
+  Target target = driver::target_from_device(device.limits(), kind);
+  return std::make_shared<const runtime::vm::Executable>(driver::build(module, {target}));
 }
 
 // 32 pairs of reshapes of x: (n, 4) -> (n * 4,) -> (n, 4), each shape made from the heap.

@@ -11,7 +11,8 @@
 #include <memory>
 #include <sstream>
 
-#include "codegen/compiled_prim_func.h"
+#include "codegen/target_backend.h"
+#include "driver/compile.h"
 #include "runtime/vulkan/vulkan_device.h"
 
 namespace relaxc::tools {
@@ -40,9 +41,8 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
 }
 
 Target device_target(const runtime::Device& device, int max_vulkan_version) {
-  TargetKind kind =
-      device.kernel_format() == runtime::KernelFormat::Ptx ? TargetKind::Cuda : TargetKind::Vulkan;
-  Target target = codegen::target_from_device(device.limits(), kind);
+  TargetKind kind = codegen::backend_for(device.kernel_format()).kind;
+  Target target = driver::target_from_device(device.limits(), kind);
   if (kind == TargetKind::Vulkan) {
     target.vulkan_version = std::min(target.vulkan_version, max_vulkan_version);
   }

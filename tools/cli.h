@@ -2,6 +2,7 @@
 // command reports (usage, file), reading the input module and choosing targets.
 #pragma once
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,7 @@ struct CommandLine {
   std::optional<std::string> emit;    // --emit (codegen only)
   bool print_after_each = false;      // build
   bool time_passes = false;           // build
+  std::set<std::string> disabled_passes;  // build: --disable-pass
   std::string function = "main";      // run: --function
   std::vector<std::string> inputs;    // run: --input, in order
   std::optional<std::string> output_dir;  // run: --output-dir

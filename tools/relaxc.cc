@@ -15,14 +15,15 @@
 #include <string_view>
 #include <vector>
 
-#include "codegen/compiled_prim_func.h"
-#include "codegen/spirv/spirv_codegen.h"
+#include "codegen/target_backend.h"
+#include "driver/compile.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/pass_registry.h"
+#include "passes/pipeline.h"
 #include "tools/cli.h"
 #include "tools/vm_commands.h"
 
@@ -82,12 +83,16 @@ constexpr const char* kOptHelp =
 
 Parses FILE, runs the named passes in order and prints the resulting module (without
 --passes, the parsed module). A pass that finds errors reports them and exits 1.
-FILE '-' reads standard input.
+FILE '-' reads standard input. After split-host-device the module printed is the
+kernels, one PrimFunc each (their launches stay with the compiler); the kernel passes
+also run on a module of such kernels.
 
 Options:
-  --passes=LIST   comma-separated pass names, run in order (also: --passes LIST)
-  -o OUTPUT       write the module to OUTPUT instead of standard output
-  -h, --help      print this help
+  --passes=LIST     comma-separated pass names, run in order (also: --passes LIST)
+  --target TARGET   the target of the TensorIR passes (see 'relaxc codegen --help';
+                    default: vulkan -profile=desktop)
+  -o OUTPUT         write the module to OUTPUT instead of standard output
+  -h, --help        print this help
 )";
 
 constexpr const char* kCodegenHelp =
@@ -120,21 +125,13 @@ struct CommandSpec {
   std::string_view name;
   bool takes_output = false;
   bool takes_passes = false;
-  bool takes_target = false;      // --target, required
-  bool repeats_target = false;    // several --target (build)
-  bool takes_emit = false;        // --emit (codegen)
-  bool takes_pipeline_options = false;  // --print-after-each, --time-passes (build)
+  bool takes_target = false;            // --target, required
+  bool optional_target = false;         // --target, optional (opt)
+  bool repeats_target = false;          // several --target (build)
+  bool takes_emit = false;              // --emit (codegen)
+  bool takes_pipeline_options = false;  // --print-after-each, --time-passes, --disable-pass (build)
   bool takes_run_options = false;       // --function, --input, --output-dir, --device (run)
 };
-
-std::string known_pass_names() {
-  std::string names;
-  for (const PassInfo& pass : all_passes()) {
-    if (!names.empty()) names += ", ";
-    names += pass.name;
-  }
-  return names;
-}
 
 std::string opt_help() {
   std::string help = kOptHelp;
@@ -192,7 +189,8 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
       cl.passes = parse_pass_list(std::string_view(arg).substr(std::strlen("--passes=")));
     } else if (spec.takes_passes && arg == "--passes") {
       cl.passes = parse_pass_list(next_value(arg));
-    } else if (spec.takes_target && (arg == "--target" || arg.starts_with("--target="))) {
+    } else if ((spec.takes_target || spec.optional_target) &&
+               (arg == "--target" || arg.starts_with("--target="))) {
       std::string target =
           arg == "--target" ? next_value(arg) : arg.substr(std::strlen("--target="));
       if (!cl.targets.empty() && !spec.repeats_target) {
@@ -203,6 +201,14 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
       cl.print_after_each = true;
     } else if (spec.takes_pipeline_options && arg == "--time-passes") {
       cl.time_passes = true;
+    } else if (spec.takes_pipeline_options &&
+               (arg == "--disable-pass" || arg.starts_with("--disable-pass="))) {
+      std::string name =
+          arg == "--disable-pass" ? next_value(arg) : arg.substr(std::strlen("--disable-pass="));
+      if (std::string why = disable_pass_error(name); !why.empty()) {
+        throw UsageError{"--disable-pass: " + why};
+      }
+      cl.disabled_passes.insert(std::move(name));
     } else if (spec.takes_run_options && (arg == "--function" || arg.starts_with("--function="))) {
       cl.function = arg == "--function" ? next_value(arg) : arg.substr(std::strlen("--function="));
     } else if (spec.takes_run_options && (arg == "--input" || arg.starts_with("--input="))) {
@@ -272,13 +278,11 @@ int run_print(const CommandLine& cl) {
 
 int run_opt(const CommandLine& cl) {
   Source source = read_source(cl.input);
-  IRModule module = text::parse_module(source.text, source.name);
-  for (const std::string& name : cl.passes) {
-    const PassInfo* pass = find_pass(name);
-    RELAXC_ICHECK(pass != nullptr) << "pass '" << name << "' was validated on the command line";
-    module = pass->run(module);
-  }
-  write_output(cl, text::print_module(module));
+  Target target =
+      cl.targets.empty() ? vulkan_profile("desktop") : resolve_target(cl.targets[0], cl.command);
+  PassState state{text::parse_module(source.text, source.name), std::nullopt};
+  run_passes(cl.passes, state, PassContext{&target}, PipelineOptions{});
+  write_output(cl, text::print_module(state.printable()));
   return kExitSuccess;
 }
 
@@ -291,20 +295,10 @@ void write_kernel(const std::string& path, const runtime::KernelBinary& kernel) 
   if (!file) throw FileError{"cannot write '" + path + "': " + std::strerror(errno)};
 }
 
-// SPIR-V assembly, or the PTX text itself.
-std::string kernel_text(const runtime::KernelBinary& kernel) {
-  if (kernel.format == runtime::KernelFormat::Ptx) {
-    return std::string(kernel.code.begin(), kernel.code.end());
-  }
-  std::vector<uint32_t> words(kernel.code.size() / sizeof(uint32_t));
-  std::memcpy(words.data(), kernel.code.data(), words.size() * sizeof(uint32_t));
-  return codegen::disassemble_spirv(words);
-}
-
 int run_codegen(const CommandLine& cl) {
   Target target = resolve_target(cl.targets[0], cl.command);
   IRModule module = parse_and_normalize(cl);
-  auto compiled = codegen::compile_module(module, target);
+  auto compiled = driver::compile_module(module, target);
   std::vector<const runtime::KernelBinary*> kernels;
   for (const auto& [name, func] : compiled) {
     for (const runtime::KernelBinary& binary : func.binaries) kernels.push_back(&binary);
@@ -312,11 +306,12 @@ int run_codegen(const CommandLine& cl) {
   if (kernels.empty()) throw FileError{"'" + cl.input + "' has no TensorIR function to compile"};
   bool emit_asm = cl.emit ? *cl.emit == "asm" : !cl.output;
   if (emit_asm) {
-    std::string comment = target.kind == TargetKind::Cuda ? "// " : "; ";
+    const codegen::TargetBackend& backend = codegen::backend_for(target.kind);
+    std::string comment = backend.comment;
     std::string text = comment + "target: " + target.str() +
                        (target.device_name.empty() ? "" : " (" + target.device_name + ")") + "\n";
     for (const runtime::KernelBinary* k : kernels) {
-      text += comment + "kernel " + k->name + "\n" + kernel_text(*k);
+      text += comment + "kernel " + k->name + "\n" + backend.disassemble(*k);
     }
     write_output(cl, text);
     return kExitSuccess;
@@ -346,7 +341,9 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
       {{.name = "check"}, run_check, [] { return std::string(kCheckHelp); }},
       {{.name = "print", .takes_output = true}, run_print, [] { return std::string(kPrintHelp); }},
-      {{.name = "opt", .takes_output = true, .takes_passes = true}, run_opt, opt_help},
+      {{.name = "opt", .takes_output = true, .takes_passes = true, .optional_target = true},
+       run_opt,
+       opt_help},
       {{.name = "codegen", .takes_output = true, .takes_target = true, .takes_emit = true},
        run_codegen, [] { return std::string(kCodegenHelp); }},
       {{.name = "build",

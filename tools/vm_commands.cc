@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "codegen/vm/build.h"
+#include "driver/build.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
@@ -39,7 +39,8 @@ Compiles FILE to one executable file: the module is checked (as 'relaxc check'
 does), its Relax functions are lowered for the VM (lambda-lift, to-non-dataflow,
 remove-purity-checking, call-tir-rewrite, vm-builtin-lower, vm-shape-lower) and
 compiled to bytecode, and its TensorIR functions to kernels for each target (the
-default GPU schedule where a function is not scheduled). 'relaxc run' runs the file.
+kernel pipeline: the default GPU schedule where a function is not scheduled, then the
+kernel lowering passes; then the target's back end). 'relaxc run' runs the file.
 
 Targets (see 'relaxc codegen --help'):
   vulkan                    the limits of the Vulkan device present
@@ -52,8 +53,11 @@ Options:
   --target TARGET      a target (also --target=TARGET); at least one
   -o OUTPUT            the executable to write (default: FILE's stem + '.rxe', in the
                        current directory; 'module.rxe' for standard input)
-  --print-after-each   print the module after each lowering pass (standard output)
-  --time-passes        print each lowering pass's time (standard error)
+  --print-after-each   print the module after each pass (standard output); the kernel
+                       passes once per target, their lines naming it
+  --time-passes        print each pass's time (standard error)
+  --disable-pass=NAME  skip the pass NAME (also --disable-pass NAME; repeatable): one
+                       the build is correct without (marked * in the pipeline below)
   -h, --help           print this help
 )";
 
@@ -278,7 +282,19 @@ std::vector<Value> load_inputs(runtime::vm::VirtualMachine& vm, const CommandLin
 
 }  // namespace
 
-std::string build_help() { return kBuildHelp; }
+std::string build_help() {
+  std::string help = kBuildHelp;
+  auto list = [&](const std::vector<std::string>& names) {
+    for (const std::string& name : names) {
+      help += "  " + name + (find_pass(name)->may_disable ? " *" : "") + "\n";
+    }
+  };
+  help += "\nPipeline, in order (* may be disabled):\n";
+  list(vm_lowering_passes());
+  help += "then for each target, on the TensorIR functions:\n";
+  list(kernel_passes());
+  return help;
+}
 std::string run_help() { return kRunHelp; }
 std::string inspect_help() { return kInspectHelp; }
 
@@ -289,7 +305,8 @@ int run_build(const CommandLine& cl) {
   PipelineOptions options;
   if (cl.print_after_each) options.print_after_each = &std::cout;
   if (cl.time_passes) options.timing = &std::cerr;
-  Executable exe = codegen::build(module, targets, options);
+  options.disabled = cl.disabled_passes;
+  Executable exe = driver::build(module, targets, options);
   runtime::vm::save_executable_file(exe, cl.output.value_or(default_output(cl.input)));
   return kExitSuccess;
 }
@@ -314,7 +331,7 @@ int run_run(const CommandLine& cl) {
                                     : Source{cl.input, std::string(bytes.begin(), bytes.end())};
     IRModule module = checked_module(source);
     device = open_run_device(cl.device, nullptr);
-    exe = std::make_shared<const Executable>(codegen::build(module, {device_target(*device)}));
+    exe = std::make_shared<const Executable>(driver::build(module, {device_target(*device)}));
   }
   runtime::vm::VirtualMachine vm(exe, *device);
   std::vector<Value> args = load_inputs(vm, cl);

@@ -7,9 +7,11 @@
 #include <string>
 
 #include "ir/target/target.h"
-#include "passes/tir/lower_to_kernels.h"
+#include "ir/tir/lowered_func.h"
 
 namespace relaxc::codegen {
+
+struct TargetBackend;
 
 // One PTX module with one `.entry` named after the kernel. Its parameters follow the
 // kernel ABI: one global pointer per buffer param, then the scalar params (int32 or
@@ -26,5 +28,8 @@ std::string codegen_llvm_ir(const tir::DeviceKernel& kernel, const Target& targe
 // The kernel as PTX. A dtype or construct the architecture lacks is a UserError naming
 // the kernel (fp16 arithmetic below sm_53, bf16 below sm_80).
 PtxKernel codegen_ptx(const tir::DeviceKernel& kernel, const Target& target);
+
+// The CUDA back end (PTX) for the registry (codegen/target_backend.h).
+TargetBackend cuda_backend();
 
 }  // namespace relaxc::codegen

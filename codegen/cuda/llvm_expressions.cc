@@ -21,105 +21,43 @@ namespace relaxc::codegen {
 
 using tir::PrimExpr;
 
-LlvmValue LlvmKernelBuilder::eval(const PrimExpr& expr) {
-  RELAXC_ICHECK(expr.defined()) << "kernel '" << kernel_.name << "': a missing expression";
-  NestingGuard guard(depth_, expr.get());
-  return eval_node(expr);
+LlvmValue LlvmKernelBuilder::eval_int_imm(const tir::IntImmNode* imm) {
+  DataType dtype = imm->dtype;
+  if (dtype.is_bool()) return {b_.getInt1(imm->value != 0), dtype};
+  return {llvm::ConstantInt::get(type_of(dtype), static_cast<uint64_t>(imm->value), true), dtype};
 }
 
-LlvmValue LlvmKernelBuilder::eval_node(const PrimExpr& expr) {
-  DataType dtype = expr->dtype;
-  switch (expr->kind()) {
-    case NodeKind::TirVar: {
-      auto it = vars_.find(expr.as<tir::VarNode>());
-      RELAXC_ICHECK(it != vars_.end()) << "kernel '" << kernel_.name << "': variable "
-                                       << expr.as<tir::VarNode>()->name << " is not defined";
-      return it->second;
-    }
-    case NodeKind::TirIntImm: {
-      int64_t value = expr.as<tir::IntImmNode>()->value;
-      if (dtype.is_bool()) return {b_.getInt1(value != 0), dtype};
-      return {llvm::ConstantInt::get(type_of(dtype), static_cast<uint64_t>(value), true), dtype};
-    }
-    case NodeKind::TirFloatImm:
-      return {llvm::ConstantFP::get(type_of(dtype), expr.as<tir::FloatImmNode>()->value), dtype};
-    case NodeKind::TirCast:
-      return convert(eval(expr.as<tir::CastNode>()->value), dtype);
-#define RELAXC_NVPTX_BINARY(Kind, Node) \
-  case NodeKind::Kind:                  \
-    return eval_binary(NodeKind::Kind, expr.as<tir::Node>()->a, expr.as<tir::Node>()->b);
-      RELAXC_NVPTX_BINARY(TirAdd, AddNode)
-      RELAXC_NVPTX_BINARY(TirSub, SubNode)
-      RELAXC_NVPTX_BINARY(TirMul, MulNode)
-      RELAXC_NVPTX_BINARY(TirDiv, DivNode)
-      RELAXC_NVPTX_BINARY(TirMod, ModNode)
-      RELAXC_NVPTX_BINARY(TirFloorDiv, FloorDivNode)
-      RELAXC_NVPTX_BINARY(TirFloorMod, FloorModNode)
-      RELAXC_NVPTX_BINARY(TirMin, MinNode)
-      RELAXC_NVPTX_BINARY(TirMax, MaxNode)
-      RELAXC_NVPTX_BINARY(TirAnd, AndNode)
-      RELAXC_NVPTX_BINARY(TirOr, OrNode)
-#undef RELAXC_NVPTX_BINARY
-#define RELAXC_NVPTX_COMPARE(Kind, Node) \
-  case NodeKind::Kind:                   \
-    return eval_compare(NodeKind::Kind, expr.as<tir::Node>()->a, expr.as<tir::Node>()->b);
-      RELAXC_NVPTX_COMPARE(TirEQ, EQNode)
-      RELAXC_NVPTX_COMPARE(TirNE, NENode)
-      RELAXC_NVPTX_COMPARE(TirLT, LTNode)
-      RELAXC_NVPTX_COMPARE(TirLE, LENode)
-      RELAXC_NVPTX_COMPARE(TirGT, GTNode)
-      RELAXC_NVPTX_COMPARE(TirGE, GENode)
-#undef RELAXC_NVPTX_COMPARE
-    case NodeKind::TirNot: {
-      LlvmValue a = eval(expr.as<tir::NotNode>()->a);
-      return {b_.CreateNot(a.value), a.dtype};
-    }
-    case NodeKind::TirSelect: {
-      const auto* select = expr.as<tir::SelectNode>();
-      LlvmValue condition = eval(select->condition);
-      LlvmValue t = eval(select->true_value), f = eval(select->false_value);
-      match_lanes(t, f);
-      // A scalar condition chooses whole vectors; a vector one chooses lane by lane.
-      if (condition.dtype.lanes() > 1) {
-        match_lanes(condition, t);
-        match_lanes(condition, f);
-      }
-      return {b_.CreateSelect(condition.value, t.value, f.value), t.dtype};
-    }
-    case NodeKind::TirBufferLoad:
-      return eval_load(expr.as<tir::BufferLoadNode>());
-    case NodeKind::TirRamp: {
-      const auto* ramp = expr.as<tir::RampNode>();
-      LlvmValue base = eval(ramp->base), stride = eval(ramp->stride);
-      RELAXC_ICHECK(base.dtype.lanes() == 1 && stride.dtype == base.dtype &&
-                    base.dtype.is_integer())
-          << "kernel '" << kernel_.name << "': a ramp of " << base.dtype.str();
-      std::vector<llvm::Constant*> steps;
-      for (int i = 0; i < ramp->lanes; ++i) {
-        steps.push_back(llvm::ConstantInt::get(type_of(base.dtype), static_cast<uint64_t>(i)));
-      }
-      llvm::Value* offsets =
-          b_.CreateMul(broadcast(stride, ramp->lanes).value, llvm::ConstantVector::get(steps));
-      return {b_.CreateAdd(broadcast(base, ramp->lanes).value, offsets),
-              base.dtype.with_lanes(ramp->lanes)};
-    }
-    case NodeKind::TirBroadcast: {
-      const auto* node = expr.as<tir::BroadcastNode>();
-      return broadcast(eval(node->value), node->lanes);
-    }
-    case NodeKind::TirLet: {
-      const auto* let = expr.as<tir::LetNode>();
-      vars_[let->var.get()] = eval(let->value);
-      return eval(let->body);
-    }
-    case NodeKind::TirCall:
-      return eval_call(expr.as<tir::CallNode>());
-    default:
-      break;
+LlvmValue LlvmKernelBuilder::eval_float_imm(const tir::FloatImmNode* imm) {
+  return {llvm::ConstantFP::get(type_of(imm->dtype), imm->value), imm->dtype};
+}
+
+LlvmValue LlvmKernelBuilder::eval_not(LlvmValue a) { return {b_.CreateNot(a.value), a.dtype}; }
+
+LlvmValue LlvmKernelBuilder::eval_select(const tir::SelectNode* select) {
+  LlvmValue condition = eval(select->condition);
+  LlvmValue t = eval(select->true_value), f = eval(select->false_value);
+  match_lanes(t, f);
+  // A scalar condition chooses whole vectors; a vector one chooses lane by lane.
+  if (condition.dtype.lanes() > 1) {
+    match_lanes(condition, t);
+    match_lanes(condition, f);
   }
-  RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "': a " << node_kind_name(expr->kind())
-                       << " where a value is expected";
-  return {};  // not reached; GCC cannot see that the line above aborts
+  return {b_.CreateSelect(condition.value, t.value, f.value), t.dtype};
+}
+
+LlvmValue LlvmKernelBuilder::eval_ramp(const tir::RampNode* ramp) {
+  LlvmValue base = eval(ramp->base), stride = eval(ramp->stride);
+  RELAXC_ICHECK(base.dtype.lanes() == 1 && stride.dtype == base.dtype &&
+                base.dtype.is_integer())
+      << "kernel '" << kernel_.name << "': a ramp of " << base.dtype.str();
+  std::vector<llvm::Constant*> steps;
+  for (int i = 0; i < ramp->lanes; ++i) {
+    steps.push_back(llvm::ConstantInt::get(type_of(base.dtype), static_cast<uint64_t>(i)));
+  }
+  llvm::Value* offsets =
+      b_.CreateMul(broadcast(stride, ramp->lanes).value, llvm::ConstantVector::get(steps));
+  return {b_.CreateAdd(broadcast(base, ramp->lanes).value, offsets),
+          base.dtype.with_lanes(ramp->lanes)};
 }
 
 LlvmValue LlvmKernelBuilder::eval_binary(NodeKind kind, const PrimExpr& a, const PrimExpr& b) {

@@ -9,11 +9,11 @@
 // - threadIdx / blockIdx are the special registers %tid / %ctaid (read through the NVVM
 //   intrinsics, with their value ranges, which lets LLVM simplify index arithmetic).
 // - Loops are a header with the counter's phi and the exit test, a body and a latch; an
-//   unrolled loop carries llvm.loop.unroll.full. A vectorized loop whose body is stores
-//   and expressions, with every store contiguous in the loop variable, binds that
-//   variable to a vector, so that its expressions become vector code and its contiguous
-//   loads and stores become vector loads and stores (ld.global.v4.f32 ...), aligned as far
-//   as arith can prove; other vectorized loops are unrolled scalar loops.
+//   unrolled loop carries llvm.loop.unroll.full. A vectorized loop (passes/tir
+//   legalize_vector_loops leaves only those whose body is stores contiguous in the loop
+//   variable and expressions) binds that variable to a vector, so that its expressions
+//   become vector code and its contiguous loads and stores become vector loads and stores
+//   (ld.global.v4.f32 ...), aligned as far as arith can prove.
 // - "shared" allocations are addrspace(3) globals (internal, 16-byte aligned); "local"
 //   ones are allocas in the entry block, which LLVM promotes to registers where it can.
 // - T.tvm_storage_sync("shared") is llvm.nvvm.barrier0 (bar.sync 0), which also orders the
@@ -26,9 +26,8 @@
 #include <climits>
 #include <unordered_set>
 
-#include "codegen/cuda/nvptx_math.h"
-#include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 
 namespace relaxc::codegen {
 namespace {
@@ -40,65 +39,11 @@ constexpr unsigned kGlobalAddressSpace = 1;
 constexpr unsigned kSharedAddressSpace = 3;
 constexpr uint64_t kBufferAlignment = 16;
 
-// The thread axis of a thread_tag: {is_block_index, axis}; axis -1 if the tag is unknown.
-std::pair<bool, int> thread_axis(const std::string& tag) {
-  static const char* kTags[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
-                                "blockIdx.x",  "blockIdx.y",  "blockIdx.z"};
-  for (int i = 0; i < 6; ++i) {
-    if (tag == kTags[i]) return {i >= 3, i % 3};
-  }
-  return {false, -1};
-}
-
-// Whether a vectorized loop can become vector code: 2 to 16 lanes, a body of stores and
-// expressions only (no control flow, barriers, lets, guarded loads or explicit vectors),
-// every store contiguous in the loop variable.
-bool is_vectorizable(const tir::ForNode* loop) {
-  const int64_t* extent = tir::as_const_int(loop->extent);
-  if (extent == nullptr || *extent < 2 || *extent > 16) return false;
-  bool ok = true;
-  tir::post_order_visit(loop->body, [&](const Ref<Object>& node) {
-    switch (node->kind()) {
-      case NodeKind::TirFor:
-      case NodeKind::TirWhile:
-      case NodeKind::TirIfThenElse:
-      case NodeKind::TirAllocate:
-      case NodeKind::TirEvaluate:
-      case NodeKind::TirLetStmt:
-      case NodeKind::TirLet:
-      case NodeKind::TirRamp:
-      case NodeKind::TirBroadcast:
-        ok = false;
-        break;
-      case NodeKind::TirCall: {
-        const std::string& op = node.as<tir::CallNode>()->op;
-        if (!is_nvptx_math_intrinsic(op)) ok = false;
-        break;
-      }
-      case NodeKind::TirBufferStore: {
-        const auto* store = node.as<tir::BufferStoreNode>();
-        if (store->indices.size() != 1) {
-          ok = false;
-          break;
-        }
-        tir::VarMap next = {{loop->loop_var, PrimExpr(loop->loop_var) + 1}};
-        PrimExpr step =
-            arith::simplify(tir::sub(tir::substitute(store->indices[0], next), store->indices[0]));
-        if (!tir::is_const_int(step, 1)) ok = false;
-        break;
-      }
-      default:
-        break;
-    }
-  });
-  return ok;
-}
-
 }  // namespace
 
 LlvmKernelBuilder::LlvmKernelBuilder(const tir::DeviceKernel& kernel, const Target& target,
                                      llvm::Module& module, bool libdevice)
-    : kernel_(kernel),
+    : KernelWalker(kernel),
       target_(target),
       module_(module),
       context_(module.getContext()),
@@ -229,37 +174,6 @@ void LlvmKernelBuilder::annotate(llvm::Function* function) {
 
 // --- Statements.
 
-void LlvmKernelBuilder::emit(const Stmt& stmt) {
-  if (!stmt.defined()) return;
-  NestingGuard guard(depth_, stmt.get());
-  switch (stmt->kind()) {
-    case NodeKind::TirSeqStmt:
-      for (const Stmt& s : stmt.as<tir::SeqStmtNode>()->seq) emit(s);
-      return;
-    case NodeKind::TirFor:
-      return emit_for(stmt.as<tir::ForNode>());
-    case NodeKind::TirWhile:
-      return emit_while(stmt.as<tir::WhileNode>());
-    case NodeKind::TirIfThenElse:
-      return emit_if(stmt.as<tir::IfThenElseNode>());
-    case NodeKind::TirLetStmt: {
-      const auto* let = stmt.as<tir::LetStmtNode>();
-      vars_[let->var.get()] = eval(let->value);
-      return emit(let->body);
-    }
-    case NodeKind::TirBufferStore:
-      return emit_store(stmt.as<tir::BufferStoreNode>());
-    case NodeKind::TirAllocate:
-      return emit_allocate(stmt.as<tir::AllocateNode>());
-    case NodeKind::TirEvaluate:
-      return emit_evaluate(stmt.as<tir::EvaluateNode>());
-    default:
-      RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "' holds a "
-                           << node_kind_name(stmt->kind())
-                           << ", which the lowered kernel form does not have";
-  }
-}
-
 void LlvmKernelBuilder::emit_for(const tir::ForNode* loop) {
   switch (loop->kind) {
     case tir::ForKind::ThreadBinding:
@@ -269,8 +183,7 @@ void LlvmKernelBuilder::emit_for(const tir::ForNode* loop) {
     case tir::ForKind::Unrolled:
       return emit_loop(loop, true);
     case tir::ForKind::Vectorized:
-      if (vector_loop_ == nullptr && is_vectorizable(loop)) return emit_vectorized(loop);
-      return emit_loop(loop, true);
+      return emit_vectorized(loop);
     case tir::ForKind::Parallel:
       break;
   }
@@ -297,12 +210,9 @@ llvm::Value* LlvmKernelBuilder::special_register(bool block_index, int axis, int
 }
 
 void LlvmKernelBuilder::emit_thread_binding(const tir::ForNode* loop) {
-  auto [is_block, axis] = thread_axis(loop->thread_tag);
-  RELAXC_ICHECK(axis >= 0) << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
-                           << " is bound to unknown thread axis '" << loop->thread_tag << "'";
-  RELAXC_ICHECK(tir::is_const_int(loop->min, 0))
-      << "kernel '" << kernel_.name << "': thread-bound loop " << loop->loop_var->name
-      << " does not start at 0";
+  const tir::ThreadAxis& thread_axis = tir::kernel_thread_axis(*loop, kernel_.name);
+  bool is_block = !thread_axis.is_thread;
+  int axis = thread_axis.dimension;
   const int64_t* extent = tir::as_const_int(loop->extent);
   llvm::Value* index = special_register(is_block, axis, extent != nullptr ? *extent : 0);
   // The registers are non-negative: zero-extension is exact.
@@ -358,8 +268,12 @@ void LlvmKernelBuilder::emit_loop(const tir::ForNode* loop, bool unroll) {
 }
 
 void LlvmKernelBuilder::emit_vectorized(const tir::ForNode* loop) {
+  const int64_t* extent = tir::as_const_int(loop->extent);
+  RELAXC_ICHECK(extent != nullptr && vector_loop_ == nullptr)
+      << "kernel '" << kernel_.name << "': vectorized loop " << loop->loop_var->name
+      << " of a symbolic extent, or inside another";
   DataType dtype = loop->loop_var->dtype;
-  int lanes = static_cast<int>(*tir::as_const_int(loop->extent));
+  int lanes = static_cast<int>(*extent);
   LlvmValue begin = broadcast(convert(eval(loop->min), dtype), lanes);
   std::vector<llvm::Constant*> offsets;
   for (int i = 0; i < lanes; ++i) {

@@ -9,9 +9,10 @@
 #include <string>
 #include <unordered_map>
 
+#include "codegen/kernel_walker.h"
 #include "ir/target/target.h"
+#include "ir/tir/lowered_func.h"
 #include "ir/tir/stmt.h"
-#include "passes/tir/lower_to_kernels.h"
 
 namespace relaxc::codegen {
 
@@ -30,7 +31,7 @@ struct LlvmBuffer {
 
 // Emits one kernel as a function of `module`; run() once. With `libdevice`, math
 // functions are calls of libdevice functions that the caller links afterwards.
-class LlvmKernelBuilder {
+class LlvmKernelBuilder : public KernelWalker<LlvmKernelBuilder, LlvmValue> {
  public:
   LlvmKernelBuilder(const tir::DeviceKernel& kernel, const Target& target, llvm::Module& module,
                     bool libdevice);
@@ -38,6 +39,8 @@ class LlvmKernelBuilder {
   llvm::Function* run();
 
  private:
+  friend class KernelWalker<LlvmKernelBuilder, LlvmValue>;
+
   // A contiguous vector access: `lanes` elements from the index `start`.
   struct VectorAccess {
     int lanes = 1;
@@ -49,8 +52,7 @@ class LlvmKernelBuilder {
   llvm::Function* declare_function();
   void annotate(llvm::Function* function);
 
-  // --- Statements.
-  void emit(const tir::Stmt& stmt);
+  // --- Statements (the hooks of KernelWalker::emit, and their parts).
   void emit_for(const tir::ForNode* loop);
   void emit_thread_binding(const tir::ForNode* loop);
   void emit_loop(const tir::ForNode* loop, bool unroll);
@@ -61,9 +63,12 @@ class LlvmKernelBuilder {
   void emit_allocate(const tir::AllocateNode* node);
   void emit_evaluate(const tir::EvaluateNode* node);
 
-  // --- Expressions.
-  LlvmValue eval(const tir::PrimExpr& expr);
-  LlvmValue eval_node(const tir::PrimExpr& expr);
+  // --- Expressions (the hooks of KernelWalker::eval, and their parts).
+  LlvmValue eval_int_imm(const tir::IntImmNode* imm);
+  LlvmValue eval_float_imm(const tir::FloatImmNode* imm);
+  LlvmValue eval_not(LlvmValue a);
+  LlvmValue eval_select(const tir::SelectNode* select);
+  LlvmValue eval_ramp(const tir::RampNode* ramp);
   LlvmValue eval_binary(NodeKind kind, const tir::PrimExpr& a, const tir::PrimExpr& b);
   LlvmValue eval_compare(NodeKind kind, const tir::PrimExpr& a, const tir::PrimExpr& b);
   LlvmValue eval_floor_div_mod(NodeKind kind, LlvmValue x, LlvmValue y);
@@ -94,18 +99,15 @@ class LlvmKernelBuilder {
   llvm::Type* type_of(DataType dtype);
   llvm::Type* memory_type_of(DataType dtype);
 
-  const tir::DeviceKernel& kernel_;
   const Target& target_;
   llvm::Module& module_;
   llvm::LLVMContext& context_;
   llvm::IRBuilder<> b_;
   bool libdevice_;
   llvm::BasicBlock* entry_ = nullptr;  // holds the allocas of local buffers
-  std::unordered_map<const tir::VarNode*, LlvmValue> vars_;
   std::unordered_map<const tir::VarNode*, LlvmBuffer> buffers_;
   // The vectorized loop being emitted as vector code, if any: its variable is a vector.
   const tir::ForNode* vector_loop_ = nullptr;
-  int depth_ = 0;
 };
 
 }  // namespace relaxc::codegen

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "codegen/kernel_walker.h"
 #include "codegen/spirv/spirv_builder.h"
 #include "codegen/spirv/spirv_codegen.h"
 #include "ir/tir/stmt.h"
@@ -19,24 +20,25 @@ struct BufferBinding {
 };
 
 // Emits one kernel; run() once.
-class KernelCodegen {
+class KernelCodegen : public KernelWalker<KernelCodegen, SpirvValue> {
  public:
   KernelCodegen(const tir::DeviceKernel& kernel, const Target& target)
-      : kernel_(kernel),
+      : KernelWalker(kernel),
         target_(target),
         b_(target.vulkan_version >= 13 ? 0x00010600u : 0x00010300u) {}
 
   SpirvKernel run();
 
  private:
+  friend class KernelWalker<KernelCodegen, SpirvValue>;
+
   // --- Interface.
   void check_dtypes();
   void declare_buffer_param(const tir::Buffer& buffer, uint32_t binding);
   void declare_push_constants(const std::vector<tir::Var>& scalars);
   void load_thread_axes();
 
-  // --- Statements.
-  void emit(const tir::Stmt& stmt);
+  // --- Statements (the hooks of KernelWalker::emit, and their parts).
   void emit_for(const tir::ForNode* loop);
   void emit_thread_binding(const tir::ForNode* loop);
   void emit_loop(const tir::Var& loop_var, const tir::PrimExpr& min, const tir::PrimExpr& extent,
@@ -48,12 +50,14 @@ class KernelCodegen {
   void emit_allocate(const tir::AllocateNode* node);
   void emit_evaluate(const tir::EvaluateNode* node);
 
-  // --- Expressions.
-  SpirvValue eval(const tir::PrimExpr& expr);
-  SpirvValue eval_node(const tir::PrimExpr& expr);
-  SpirvValue eval_binary(const tir::PrimExpr& expr, const tir::PrimExpr& a, const tir::PrimExpr& b);
-  SpirvValue eval_compare(const tir::PrimExpr& expr, const tir::PrimExpr& a,
-                          const tir::PrimExpr& b);
+  // --- Expressions (the hooks of KernelWalker::eval, and their parts).
+  SpirvValue eval_int_imm(const tir::IntImmNode* imm);
+  SpirvValue eval_float_imm(const tir::FloatImmNode* imm);
+  SpirvValue eval_binary(NodeKind kind, const tir::PrimExpr& a, const tir::PrimExpr& b);
+  SpirvValue eval_compare(NodeKind kind, const tir::PrimExpr& a, const tir::PrimExpr& b);
+  SpirvValue eval_not(SpirvValue a);
+  SpirvValue eval_select(const tir::SelectNode* select);
+  SpirvValue eval_ramp(const tir::RampNode* ramp);
   SpirvValue eval_load(const tir::BufferLoadNode* load);
   SpirvValue eval_call(const tir::CallNode* call);
   SpirvValue eval_if_then_else(const tir::CallNode* call);
@@ -73,15 +77,12 @@ class KernelCodegen {
     return {b_.value(code, type(dtype), operands), dtype};
   }
 
-  const tir::DeviceKernel& kernel_;
   const Target& target_;
   SpirvBuilder b_;
-  std::unordered_map<const tir::VarNode*, SpirvValue> vars_;
   std::unordered_map<const tir::VarNode*, BufferBinding> buffers_;
   std::unordered_map<SpirvId, SpirvValue> narrow_int64_;  // see as_int32
   SpirvValue local_invocation_id_, workgroup_id_;         // uvec3, loaded in the entry block
   int push_constant_bytes_ = 0;
-  int depth_ = 0;
 };
 
 }  // namespace relaxc::codegen

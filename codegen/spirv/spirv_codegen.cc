@@ -10,10 +10,10 @@
 //   increments, and a merge block; an if is OpSelectionMerge + OpBranchConditional;
 //   T.if_then_else is a selection whose value is an OpPhi, so that only the chosen side
 //   is evaluated (it guards out-of-bounds loads);
-// - a vectorized loop of 2 to 4 lanes whose stores are contiguous in the loop variable
-//   binds that variable to a vector and emits vector arithmetic (loads and stores go lane
-//   by lane, since storage buffers are arrays of scalars); any other vectorized loop is
-//   an unrolled loop;
+// - a vectorized loop (passes/tir legalize_vector_loops leaves only those that become
+//   vector code: contiguous stores, at most the target's 4 lanes) binds its variable to a
+//   vector and emits vector arithmetic (loads and stores go lane by lane, since storage
+//   buffers are arrays of scalars);
 // - values carry their dtype; an operation between a vector and a scalar broadcasts the
 //   scalar, which is how expressions inside a vectorized loop become vector code.
 #include "codegen/spirv/spirv_codegen.h"
@@ -21,65 +21,14 @@
 #include <string>
 
 #include "codegen/spirv/kernel_codegen.h"
-#include "codegen/spirv/spirv_intrinsics.h"
-#include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 
 namespace relaxc::codegen {
 namespace {
 
 using tir::PrimExpr;
 using tir::Stmt;
-
-// The thread axis of a thread_tag: {is_block_index, axis}; axis -1 if the tag is unknown.
-std::pair<bool, int> thread_axis(const std::string& tag) {
-  static const char* kTags[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
-                                "blockIdx.x",  "blockIdx.y",  "blockIdx.z"};
-  for (int i = 0; i < 6; ++i) {
-    if (tag == kTags[i]) return {i >= 3, i % 3};
-  }
-  return {false, -1};
-}
-
-// Whether a vectorized loop can become vector code: 2 to 4 lanes, a body of stores and
-// lets only (no control flow, barriers or guarded loads), every store contiguous in the
-// loop variable.
-bool is_vectorizable(const tir::ForNode* loop) {
-  const int64_t* extent = tir::as_const_int(loop->extent);
-  if (extent == nullptr || *extent < 2 || *extent > 4) return false;
-  bool ok = true;
-  tir::post_order_visit(loop->body, [&](const Ref<Object>& node) {
-    switch (node->kind()) {
-      case NodeKind::TirFor:
-      case NodeKind::TirWhile:
-      case NodeKind::TirIfThenElse:
-      case NodeKind::TirAllocate:
-      case NodeKind::TirEvaluate:
-      case NodeKind::TirRamp:
-      case NodeKind::TirBroadcast:
-        ok = false;
-        break;
-      case NodeKind::TirCall:
-        if (!is_math_intrinsic(node.as<tir::CallNode>()->op)) ok = false;
-        break;
-      case NodeKind::TirBufferStore: {
-        const auto* store = node.as<tir::BufferStoreNode>();
-        if (store->indices.size() != 1) {
-          ok = false;
-          break;
-        }
-        tir::VarMap next = {{loop->loop_var, PrimExpr(loop->loop_var) + 1}};
-        PrimExpr step =
-            arith::simplify(tir::sub(tir::substitute(store->indices[0], next), store->indices[0]));
-        if (!tir::is_const_int(step, 1)) ok = false;
-        break;
-      }
-      default:
-        break;
-    }
-  });
-  return ok;
-}
 
 }  // namespace
 
@@ -229,7 +178,7 @@ void KernelCodegen::load_thread_axes() {
   tir::post_order_visit(kernel_.func->body, [&](const Ref<Object>& node) {
     const auto* loop = node.as<tir::ForNode>();
     if (loop == nullptr || loop->kind != tir::ForKind::ThreadBinding) return;
-    (thread_axis(loop->thread_tag).first ? uses_block : uses_thread) = true;
+    (tir::is_block_index(loop->thread_tag) ? uses_block : uses_thread) = true;
   });
   DataType uvec3 = DataType::UInt(32, 3);
   auto load_builtin = [&](spv::BuiltIn builtin, const char* name) {
@@ -245,37 +194,6 @@ void KernelCodegen::load_thread_axes() {
 
 // --- Statements.
 
-void KernelCodegen::emit(const Stmt& stmt) {
-  if (!stmt.defined()) return;
-  NestingGuard guard(depth_, stmt.get());
-  switch (stmt->kind()) {
-    case NodeKind::TirSeqStmt:
-      for (const Stmt& s : stmt.as<tir::SeqStmtNode>()->seq) emit(s);
-      return;
-    case NodeKind::TirFor:
-      return emit_for(stmt.as<tir::ForNode>());
-    case NodeKind::TirWhile:
-      return emit_while(stmt.as<tir::WhileNode>());
-    case NodeKind::TirIfThenElse:
-      return emit_if(stmt.as<tir::IfThenElseNode>());
-    case NodeKind::TirLetStmt: {
-      const auto* let = stmt.as<tir::LetStmtNode>();
-      vars_[let->var.get()] = eval(let->value);
-      return emit(let->body);
-    }
-    case NodeKind::TirBufferStore:
-      return emit_store(stmt.as<tir::BufferStoreNode>());
-    case NodeKind::TirAllocate:
-      return emit_allocate(stmt.as<tir::AllocateNode>());
-    case NodeKind::TirEvaluate:
-      return emit_evaluate(stmt.as<tir::EvaluateNode>());
-    default:
-      RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "' holds a "
-                           << node_kind_name(stmt->kind())
-                           << ", which the lowered kernel form does not have";
-  }
-}
-
 void KernelCodegen::emit_for(const tir::ForNode* loop) {
   switch (loop->kind) {
     case tir::ForKind::ThreadBinding:
@@ -287,9 +205,7 @@ void KernelCodegen::emit_for(const tir::ForNode* loop) {
       return emit_loop(loop->loop_var, loop->min, loop->extent, spv::LoopControlUnrollMask,
                        loop->body);
     case tir::ForKind::Vectorized:
-      if (is_vectorizable(loop)) return emit_vectorized(loop);
-      return emit_loop(loop->loop_var, loop->min, loop->extent, spv::LoopControlUnrollMask,
-                       loop->body);
+      return emit_vectorized(loop);
     case tir::ForKind::Parallel:
       break;
   }
@@ -299,12 +215,9 @@ void KernelCodegen::emit_for(const tir::ForNode* loop) {
 }
 
 void KernelCodegen::emit_thread_binding(const tir::ForNode* loop) {
-  auto [is_block, axis] = thread_axis(loop->thread_tag);
-  RELAXC_ICHECK(axis >= 0) << "kernel '" << kernel_.name << "': loop " << loop->loop_var->name
-                           << " is bound to unknown thread axis '" << loop->thread_tag << "'";
-  RELAXC_ICHECK(tir::is_const_int(loop->min, 0))
-      << "kernel '" << kernel_.name << "': thread-bound loop " << loop->loop_var->name
-      << " does not start at 0";
+  const tir::ThreadAxis& thread_axis = tir::kernel_thread_axis(*loop, kernel_.name);
+  bool is_block = !thread_axis.is_thread;
+  int axis = thread_axis.dimension;
   SpirvValue ids = is_block ? workgroup_id_ : local_invocation_id_;
   SpirvValue index = op(spv::OpCompositeExtract, DataType::UInt(32), {ids.id, uint32_t(axis)});
   vars_[loop->loop_var.get()] = convert(index, loop->loop_var->dtype);
@@ -348,8 +261,11 @@ void KernelCodegen::emit_loop(const tir::Var& loop_var, const PrimExpr& min, con
 }
 
 void KernelCodegen::emit_vectorized(const tir::ForNode* loop) {
+  const int64_t* extent = tir::as_const_int(loop->extent);
+  RELAXC_ICHECK(extent != nullptr) << "kernel '" << kernel_.name << "': vectorized loop "
+                                   << loop->loop_var->name << " of a symbolic extent";
   DataType dtype = loop->loop_var->dtype;
-  int lanes = static_cast<int>(*tir::as_const_int(loop->extent));
+  int lanes = static_cast<int>(*extent);
   SpirvValue begin = broadcast(convert(eval(loop->min), dtype), lanes);
   DataType vector = dtype.with_lanes(lanes);
   std::vector<uint32_t> offsets;

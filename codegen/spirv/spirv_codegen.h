@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "ir/target/target.h"
-#include "passes/tir/lower_to_kernels.h"
+#include "ir/tir/lowered_func.h"
 
 namespace relaxc::codegen {
+
+struct TargetBackend;
 
 // One SPIR-V module with one GLCompute entry point named after the kernel. Buffers are
 // storage buffers in descriptor set 0, binding i for the i-th buffer param; the scalar
@@ -34,5 +36,8 @@ std::string validate_spirv(const std::vector<uint32_t>& words, int vulkan_versio
 std::vector<uint32_t> optimize_spirv(const std::vector<uint32_t>& words, int vulkan_version);
 // The module as SPIR-V assembly text (for tests and `relaxc codegen --emit=asm`).
 std::string disassemble_spirv(const std::vector<uint32_t>& words);
+
+// The SPIR-V back end (Vulkan targets) for the registry (codegen/target_backend.h).
+TargetBackend spirv_backend();
 
 }  // namespace relaxc::codegen

@@ -10,110 +10,49 @@ namespace relaxc::codegen {
 
 using tir::PrimExpr;
 
-SpirvValue KernelCodegen::eval(const PrimExpr& expr) {
-  RELAXC_ICHECK(expr.defined()) << "kernel '" << kernel_.name << "': a missing expression";
-  NestingGuard guard(depth_, expr.get());
-  return eval_node(expr);
-}
-
-SpirvValue KernelCodegen::eval_node(const PrimExpr& expr) {
-  switch (expr->kind()) {
-    case NodeKind::TirVar: {
-      auto it = vars_.find(expr.as<tir::VarNode>());
-      RELAXC_ICHECK(it != vars_.end()) << "kernel '" << kernel_.name << "': variable "
-                                       << expr.as<tir::VarNode>()->name << " is not defined";
-      return it->second;
-    }
-    case NodeKind::TirIntImm: {
-      int64_t value = expr.as<tir::IntImmNode>()->value;
-      if (expr->dtype.is_bool()) return {b_.bool_constant(value != 0), expr->dtype};
-      SpirvValue constant = {b_.int_constant(expr->dtype, value), expr->dtype};
-      if (expr->dtype == DataType::Int(64) && value >= INT32_MIN && value <= INT32_MAX) {
-        narrow_int64_[constant.id] = {b_.int_constant(DataType::Int(32), value), DataType::Int(32)};
-      }
-      return constant;
-    }
-    case NodeKind::TirFloatImm:
-      return {b_.float_constant(expr->dtype, expr.as<tir::FloatImmNode>()->value), expr->dtype};
-    case NodeKind::TirCast:
-      return convert(eval(expr.as<tir::CastNode>()->value), expr->dtype);
-#define RELAXC_SPIRV_BINARY(Kind, Node) \
-  case NodeKind::Kind:                  \
-    return eval_binary(expr, expr.as<tir::Node>()->a, expr.as<tir::Node>()->b);
-      RELAXC_SPIRV_BINARY(TirAdd, AddNode)
-      RELAXC_SPIRV_BINARY(TirSub, SubNode)
-      RELAXC_SPIRV_BINARY(TirMul, MulNode)
-      RELAXC_SPIRV_BINARY(TirDiv, DivNode)
-      RELAXC_SPIRV_BINARY(TirMod, ModNode)
-      RELAXC_SPIRV_BINARY(TirFloorDiv, FloorDivNode)
-      RELAXC_SPIRV_BINARY(TirFloorMod, FloorModNode)
-      RELAXC_SPIRV_BINARY(TirMin, MinNode)
-      RELAXC_SPIRV_BINARY(TirMax, MaxNode)
-      RELAXC_SPIRV_BINARY(TirAnd, AndNode)
-      RELAXC_SPIRV_BINARY(TirOr, OrNode)
-#undef RELAXC_SPIRV_BINARY
-#define RELAXC_SPIRV_COMPARE(Kind, Node) \
-  case NodeKind::Kind:                   \
-    return eval_compare(expr, expr.as<tir::Node>()->a, expr.as<tir::Node>()->b);
-      RELAXC_SPIRV_COMPARE(TirEQ, EQNode)
-      RELAXC_SPIRV_COMPARE(TirNE, NENode)
-      RELAXC_SPIRV_COMPARE(TirLT, LTNode)
-      RELAXC_SPIRV_COMPARE(TirLE, LENode)
-      RELAXC_SPIRV_COMPARE(TirGT, GTNode)
-      RELAXC_SPIRV_COMPARE(TirGE, GENode)
-#undef RELAXC_SPIRV_COMPARE
-    case NodeKind::TirNot: {
-      SpirvValue a = eval(expr.as<tir::NotNode>()->a);
-      return op(spv::OpLogicalNot, a.dtype, {a.id});
-    }
-    case NodeKind::TirSelect: {
-      const auto* select = expr.as<tir::SelectNode>();
-      SpirvValue condition = eval(select->condition);
-      SpirvValue t = eval(select->true_value), f = eval(select->false_value);
-      match_lanes(t, f);
-      match_lanes(condition, t);
-      match_lanes(condition, f);
-      return op(spv::OpSelect, t.dtype, {condition.id, t.id, f.id});
-    }
-    case NodeKind::TirBufferLoad:
-      return eval_load(expr.as<tir::BufferLoadNode>());
-    case NodeKind::TirRamp: {
-      const auto* ramp = expr.as<tir::RampNode>();
-      SpirvValue base = eval(ramp->base), stride = eval(ramp->stride);
-      RELAXC_ICHECK(base.dtype.lanes() == 1 && stride.dtype == base.dtype)
-          << "kernel '" << kernel_.name << "': a ramp of a vector base";
-      DataType vector = base.dtype.with_lanes(ramp->lanes);
-      std::vector<uint32_t> steps;
-      for (int i = 0; i < ramp->lanes; ++i) steps.push_back(b_.constant(base.dtype, i));
-      SpirvValue step_vector = op(spv::OpCompositeConstruct, vector, steps);
-      SpirvValue offsets =
-          op(spv::OpIMul, vector, {broadcast(stride, ramp->lanes).id, step_vector.id});
-      return op(spv::OpIAdd, vector, {broadcast(base, ramp->lanes).id, offsets.id});
-    }
-    case NodeKind::TirBroadcast: {
-      const auto* node = expr.as<tir::BroadcastNode>();
-      return broadcast(eval(node->value), node->lanes);
-    }
-    case NodeKind::TirLet: {
-      const auto* let = expr.as<tir::LetNode>();
-      vars_[let->var.get()] = eval(let->value);
-      return eval(let->body);
-    }
-    case NodeKind::TirCall:
-      return eval_call(expr.as<tir::CallNode>());
-    default:
-      break;
+SpirvValue KernelCodegen::eval_int_imm(const tir::IntImmNode* imm) {
+  int64_t value = imm->value;
+  DataType dtype = imm->dtype;
+  if (dtype.is_bool()) return {b_.bool_constant(value != 0), dtype};
+  SpirvValue constant = {b_.int_constant(dtype, value), dtype};
+  if (dtype == DataType::Int(64) && value >= INT32_MIN && value <= INT32_MAX) {
+    narrow_int64_[constant.id] = {b_.int_constant(DataType::Int(32), value), DataType::Int(32)};
   }
-  RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "': a " << node_kind_name(expr->kind())
-                       << " where a value is expected";
-  return {};  // not reached; GCC cannot see that the line above aborts
+  return constant;
 }
 
-SpirvValue KernelCodegen::eval_binary(const PrimExpr& expr, const PrimExpr& a, const PrimExpr& b) {
+SpirvValue KernelCodegen::eval_float_imm(const tir::FloatImmNode* imm) {
+  return {b_.float_constant(imm->dtype, imm->value), imm->dtype};
+}
+
+SpirvValue KernelCodegen::eval_not(SpirvValue a) { return op(spv::OpLogicalNot, a.dtype, {a.id}); }
+
+SpirvValue KernelCodegen::eval_select(const tir::SelectNode* select) {
+  SpirvValue condition = eval(select->condition);
+  SpirvValue t = eval(select->true_value), f = eval(select->false_value);
+  match_lanes(t, f);
+  match_lanes(condition, t);
+  match_lanes(condition, f);
+  return op(spv::OpSelect, t.dtype, {condition.id, t.id, f.id});
+}
+
+SpirvValue KernelCodegen::eval_ramp(const tir::RampNode* ramp) {
+  SpirvValue base = eval(ramp->base), stride = eval(ramp->stride);
+  RELAXC_ICHECK(base.dtype.lanes() == 1 && stride.dtype == base.dtype)
+      << "kernel '" << kernel_.name << "': a ramp of a vector base";
+  DataType vector = base.dtype.with_lanes(ramp->lanes);
+  std::vector<uint32_t> steps;
+  for (int i = 0; i < ramp->lanes; ++i) steps.push_back(b_.constant(base.dtype, i));
+  SpirvValue step_vector = op(spv::OpCompositeConstruct, vector, steps);
+  SpirvValue offsets =
+      op(spv::OpIMul, vector, {broadcast(stride, ramp->lanes).id, step_vector.id});
+  return op(spv::OpIAdd, vector, {broadcast(base, ramp->lanes).id, offsets.id});
+}
+
+SpirvValue KernelCodegen::eval_binary(NodeKind kind, const PrimExpr& a, const PrimExpr& b) {
   SpirvValue x = eval(a), y = eval(b);
   match_lanes(x, y);
   DataType dtype = x.dtype;
-  NodeKind kind = expr->kind();
   if (dtype.is_bool()) {
     // min and max of booleans are their conjunction and disjunction.
     if (kind == NodeKind::TirAnd || kind == NodeKind::TirMin) {
@@ -189,7 +128,7 @@ SpirvValue KernelCodegen::eval_floor_div_mod(NodeKind kind, SpirvValue x, SpirvV
   return op(spv::OpSelect, dtype, {adjust.id, adjusted.id, plain.id});
 }
 
-SpirvValue KernelCodegen::eval_compare(const PrimExpr& expr, const PrimExpr& a, const PrimExpr& b) {
+SpirvValue KernelCodegen::eval_compare(NodeKind kind, const PrimExpr& a, const PrimExpr& b) {
   struct Comparison {
     NodeKind kind;
     spv::Op on_float, on_signed, on_unsigned, on_bool;
@@ -218,7 +157,7 @@ SpirvValue KernelCodegen::eval_compare(const PrimExpr& expr, const PrimExpr& a, 
   match_lanes(x, y);
   DataType dtype = x.dtype;
   for (const Comparison& c : kComparisons) {
-    if (c.kind != expr->kind()) continue;
+    if (c.kind != kind) continue;
     spv::Op code = dtype.is_bool()    ? c.on_bool
                    : dtype.is_float() ? c.on_float
                    : dtype.is_int()   ? c.on_signed
@@ -232,7 +171,7 @@ SpirvValue KernelCodegen::eval_compare(const PrimExpr& expr, const PrimExpr& a, 
     }
     return op(code, DataType::Bool(dtype.lanes()), {x.id, y.id});
   }
-  RELAXC_UNREACHABLE() << node_kind_name(expr->kind()) << " is not a comparison";
+  RELAXC_UNREACHABLE() << node_kind_name(kind) << " is not a comparison";
   return {};  // not reached; GCC cannot see that the line above aborts
 }
 

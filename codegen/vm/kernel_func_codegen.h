@@ -6,8 +6,8 @@
 #include <span>
 #include <string>
 
+#include "ir/tir/lowered_func.h"
 #include "ir/tir/stmt.h"
-#include "passes/tir/lower_to_kernels.h"
 #include "runtime/vm/executable.h"
 
 namespace relaxc::codegen {

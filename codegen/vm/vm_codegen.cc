@@ -6,9 +6,9 @@
 
 #include <utility>
 
-#include "codegen/compiled_prim_func.h"
 #include "codegen/vm/bytecode_codegen.h"
 #include "codegen/vm/kernel_func_codegen.h"
+#include "ir/support/diagnostics.h"
 
 namespace relaxc::codegen {
 namespace {
@@ -37,26 +37,34 @@ int64_t add_kernel(std::vector<runtime::KernelBinary>& kernels, runtime::KernelB
   return static_cast<int64_t>(kernels.size() - 1);
 }
 
-// `kernel_module`'s PrimFuncs (unscheduled ones get the default GPU schedule) compiled
-// for `target`, in module order.
-runtime::vm::Backend backend_codegen(const IRModule& kernel_module, const Target& target) {
+// The kernel functions compiled for one target, with their launches as KernelFuncs.
+runtime::vm::Backend backend_codegen(const CompiledKernels& compiled) {
   runtime::vm::Backend backend;
-  backend.format =
-      target.kind == TargetKind::Cuda ? runtime::KernelFormat::Ptx : runtime::KernelFormat::SpirV;
-  backend.target = target.str();
-  for (auto& [name, compiled] : compile_module(kernel_module, target)) {
+  backend.format = backend_for(compiled.target.kind).format;
+  backend.target = compiled.target.str();
+  for (const CompiledPrimFunc& func : compiled.funcs) {
     std::vector<int64_t> indices;
-    for (runtime::KernelBinary& binary : compiled.binaries) {
-      indices.push_back(add_kernel(backend.kernels, std::move(binary)));
+    for (const runtime::KernelBinary& binary : func.binaries) {
+      indices.push_back(add_kernel(backend.kernels, binary));
     }
-    backend.kernel_funcs.push_back(kernel_func_codegen(compiled.lowered, indices));
+    backend.kernel_funcs.push_back(kernel_func_codegen(func.lowered, indices));
   }
   return backend;
 }
 
 }  // namespace
 
-runtime::vm::Executable vm_codegen(const IRModule& module, const std::vector<Target>& targets) {
+IRModule kernel_functions(const IRModule& module) {
+  std::vector<std::pair<relax::GlobalVar, Ref<Object>>> kernels;
+  for (const auto& [gv, func] : module->functions) {
+    const auto* prim = func.as<tir::PrimFuncNode>();
+    if (prim != nullptr && !is_host_func(tir::PrimFunc(prim))) kernels.emplace_back(gv, func);
+  }
+  return make_module(std::move(kernels));
+}
+
+runtime::vm::Executable vm_codegen(const IRModule& module,
+                                   const std::vector<CompiledKernels>& backends) {
   runtime::vm::Executable exe;
   ExecutableTables tables(exe);
   std::vector<std::pair<relax::GlobalVar, Ref<Object>>> kernels;
@@ -89,13 +97,16 @@ runtime::vm::Executable vm_codegen(const IRModule& module, const std::vector<Tar
     if (relax_func->attrs.find("global_symbol") != nullptr) exe.exports.push_back(index);
   }
   if (!kernels.empty()) {
-    if (targets.empty()) {
+    if (backends.empty()) {
       user_error(module->span) << "the module has TensorIR kernels ('" << kernels[0].first->name
                                << "', ...) but no target was given to compile them for";
     }
-    IRModule kernel_module = make_module(std::move(kernels));
-    for (const Target& target : targets)
-      exe.backends.push_back(backend_codegen(kernel_module, target));
+    for (const CompiledKernels& compiled : backends) {
+      RELAXC_ICHECK(compiled.funcs.size() == kernels.size())
+          << "target '" << compiled.target.str() << "' has " << compiled.funcs.size()
+          << " compiled kernel functions for the module's " << kernels.size();
+      exe.backends.push_back(backend_codegen(compiled));
+    }
   }
   return exe;
 }

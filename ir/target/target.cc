@@ -111,6 +111,7 @@ Target cuda_target(int arch) {
   t.max_shared_memory_bytes = 48 * 1024;
   t.max_push_constant_bytes = 4096;  // kernel parameter space
   t.subgroup_size = 32;
+  t.max_vector_lanes = 16;
   t.supports_fp16 = arch >= 53;
   t.supports_fp64 = t.supports_int8 = t.supports_int16 = t.supports_int64 = true;
   t.supports_subgroup_arithmetic = true;

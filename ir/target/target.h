@@ -27,6 +27,10 @@ struct Target {
   int64_t max_shared_memory_bytes = 48 * 1024;
   int64_t max_push_constant_bytes = 128;  // Vulkan: scalars travel as push constants
   int subgroup_size = 32;                 // warp size on CUDA; 0: unknown
+  // The most lanes a vectorized loop becomes vector code with (passes/tir
+  // legalize_vector_loops): SPIR-V vectors have up to 4; LLVM's NVPTX back end splits
+  // wider vectors into its 2- and 4-lane loads and stores.
+  int max_vector_lanes = 4;
 
   bool supports_fp16 = false;
   bool supports_fp64 = false;

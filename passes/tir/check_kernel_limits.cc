@@ -8,12 +8,11 @@
 
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 #include "passes/tir/kernel_lowering_steps.h"
 
 namespace relaxc::tir {
 namespace {
-
-const char* const kAxisNames[] = {"x", "y", "z"};
 
 // The kernel's outermost thread-bound loops.
 std::vector<const ForNode*> thread_loops(const PrimFunc& kernel) {
@@ -27,15 +26,16 @@ std::vector<const ForNode*> thread_loops(const PrimFunc& kernel) {
   return loops;
 }
 
-const ForNode* loop_of(const std::vector<const ForNode*>& loops, const std::string& tag) {
+const ForNode* loop_of(const std::vector<const ForNode*>& loops, std::string_view tag) {
   for (const ForNode* loop : loops) {
     if (loop->thread_tag == tag) return loop;
   }
   return nullptr;
 }
 
-std::string loop_name(const ForNode* loop, const std::string& tag) {
-  return loop != nullptr ? "loop '" + loop->loop_var->name + "' bound to " + tag : tag;
+std::string loop_name(const ForNode* loop, std::string_view tag) {
+  return loop != nullptr ? "loop '" + loop->loop_var->name + "' bound to " + std::string(tag)
+                         : std::string(tag);
 }
 
 void check_dtypes(const DeviceKernel& kernel, const Target& target) {
@@ -65,6 +65,35 @@ void check_dtypes(const DeviceKernel& kernel, const Target& target) {
 
 }  // namespace
 
+KernelLaunch launch_of_kernel(const PrimFunc& kernel, const std::string& name) {
+  KernelLaunch launch;
+  launch.kernel.name = name;
+  launch.kernel.func = kernel;
+  launch.kernel.shared_memory_bytes = shared_memory_bytes(kernel);
+  for (int axis = 0; axis < 3; ++axis) launch.grid_size[axis] = int_imm(DataType::Int(64), 1);
+  std::vector<const ForNode*> loops = thread_loops(kernel);
+  for (int axis = 0; axis < 3; ++axis) {
+    if (const ForNode* block = loop_of(loops, block_axis(axis).tag)) {
+      launch.grid_size[axis] = block->extent;
+    }
+    std::string_view tag = thread_axis(axis).tag;
+    const ForNode* thread = loop_of(loops, tag);
+    if (thread == nullptr) continue;
+    const int64_t* extent = as_const_int(thread->extent);
+    if (extent == nullptr) {
+      user_error(thread->span) << loop_name(thread, tag) << " of kernel '" << name
+                               << "' has a symbolic extent; a block's threads must be constant";
+    }
+    launch.kernel.block_size[axis] = *extent;
+  }
+  for (int i = 0; i < launch.kernel.num_buffer_params(); ++i) launch.buffer_args.push_back(i);
+  for (size_t i = static_cast<size_t>(launch.kernel.num_buffer_params()); i < kernel->params.size();
+       ++i) {
+    launch.scalar_args.push_back(kernel->params[i]);
+  }
+  return launch;
+}
+
 int64_t shared_memory_bytes(const PrimFunc& kernel) {
   int64_t bytes = 0;
   post_order_visit(kernel->body, [&](const Ref<Object>& n) {
@@ -85,7 +114,7 @@ void check_kernel_limits(const KernelLaunch& launch, const Target& target) {
   std::vector<const ForNode*> loops = thread_loops(kernel.func);
   int64_t threads = 1;
   for (int axis = 0; axis < 3; ++axis) {
-    std::string tag = std::string("threadIdx.") + kAxisNames[axis];
+    std::string_view tag = thread_axis(axis).tag;
     const ForNode* loop = loop_of(loops, tag);
     int64_t extent = kernel.block_size[axis];
     threads *= extent;
@@ -106,7 +135,7 @@ void check_kernel_limits(const KernelLaunch& launch, const Target& target) {
     const PrimExpr& extent = launch.grid_size[axis];
     const int64_t* value = extent.defined() ? as_const_int(extent) : nullptr;
     if (value == nullptr || *value <= target.max_grid_size[axis]) continue;
-    std::string tag = std::string("blockIdx.") + kAxisNames[axis];
+    std::string_view tag = block_axis(axis).tag;
     const ForNode* loop = loop_of(loops, tag);
     user_error(loop != nullptr ? loop->span : Span{})
         << loop_name(loop, tag) << " has " << *value << " blocks; target '" << target.str()

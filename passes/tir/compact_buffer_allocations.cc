@@ -16,6 +16,7 @@
 
 #include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 #include "passes/tir/kernel_lowering_steps.h"
 
 namespace relaxc::tir {
@@ -107,7 +108,7 @@ class Compactor final : public Mutator {
   Stmt mutate_node(const ForNode* node) override {
     fixed_loops_.push_back(node);
     in_scope_.insert(node->loop_var.get());
-    if (node->kind == ForKind::ThreadBinding && node->thread_tag.rfind("threadIdx.", 0) == 0) {
+    if (node->kind == ForKind::ThreadBinding && is_thread_index(node->thread_tag)) {
       thread_loops_.push_back(node);
     }
     Stmt result = Mutator::mutate_node(node);

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/tir/thread_axis.h"
 #include "passes/tir/schedule/schedule.h"
 #include "passes/tir/schedule/schedule_internal.h"
 
@@ -29,6 +30,9 @@ using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 namespace {
 
 constexpr int64_t kDefaultThreads = 256;
+// The axes the schedule binds: a one-dimensional grid of one-dimensional blocks.
+const std::string kGridAxis{block_axis(0).tag};
+const std::string kBlockAxis{thread_axis(0).tag};
 
 PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
 
@@ -97,8 +101,8 @@ void schedule_spatial(Schedule& s, const std::vector<LoopRef>& loops, const Targ
     threads = std::max<int64_t>(1, std::min(threads, *extent));
   }
   std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), index_const(fused.var, threads)});
-  s.bind(fit_grid(s, parts[0], target), "blockIdx.x");
-  s.bind(parts[1], "threadIdx.x");
+  s.bind(fit_grid(s, parts[0], target), kGridAxis);
+  s.bind(parts[1], kBlockAxis);
 }
 
 void schedule_reduction(Schedule& s, const std::vector<LoopRef>& spatial,
@@ -114,13 +118,12 @@ void schedule_reduction(Schedule& s, const std::vector<LoopRef>& spatial,
     threads = std::min(threads, next_power_of_two(*extent));
   }
   std::vector<LoopRef> parts = s.split(reduced, {PrimExpr(), index_const(reduced.var, threads)});
-  s.bind(parts[1], "threadIdx.x");
+  s.bind(parts[1], kBlockAxis);
   if (spatial.empty()) {
     PrimFunc func = s.func();
-    s = Schedule(
-        wrap_in_unit_loops(func, find_loop_path(func->body, parts[0].var), {"blockIdx.x"}));
+    s = Schedule(wrap_in_unit_loops(func, find_loop_path(func->body, parts[0].var), {kGridAxis}));
   } else {
-    s.bind(fit_grid(s, s.fuse(spatial), target), "blockIdx.x");
+    s.bind(fit_grid(s, s.fuse(spatial), target), kGridAxis);
   }
 }
 
@@ -149,7 +152,7 @@ PrimFunc default_gpu_schedule(const PrimFunc& func, const Target& target) {
     check_own_loop_nest(s.func(), block.name);
     std::vector<LoopRef> loops = s.get_loops(block);
     if (loops.empty()) {
-      s = Schedule(wrap_in_unit_loops(s.func(), path, {"blockIdx.x", "threadIdx.x"}));
+      s = Schedule(wrap_in_unit_loops(s.func(), path, {kGridAxis, kBlockAxis}));
       continue;
     }
     std::vector<LoopRef> spatial, reduce;

@@ -33,6 +33,7 @@
 
 #include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 #include "passes/tir/kernel_lowering_steps.h"
 
 namespace relaxc::tir {
@@ -91,7 +92,7 @@ class BarrierPlacer {
   // The kernel body below its thread-bound loops; the threadIdx vars vary per thread.
   Stmt run(const Stmt& stmt) {
     if (const auto* loop = stmt.as<ForNode>(); loop && loop->kind == ForKind::ThreadBinding) {
-      if (loop->thread_tag.rfind("threadIdx.", 0) == 0) varying_.insert(loop->loop_var.get());
+      if (is_thread_index(loop->thread_tag)) varying_.insert(loop->loop_var.get());
       Stmt body = run(loop->body);
       return with_body(loop, body);
     }

@@ -1,12 +1,12 @@
-// The steps of lower_to_kernels, each usable alone (for tests); lower_to_kernels.cc runs
-// them in this order.
+// The steps of kernel lowering, each usable alone (for tests); each is a registered pass
+// (passes/pass_registry.cc) and passes/pipeline.cc runs them in this order.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "ir/target/target.h"
+#include "ir/tir/lowered_func.h"
 #include "ir/tir/stmt.h"
-#include "passes/tir/lower_to_kernels.h"
 
 namespace relaxc::tir {
 
@@ -69,9 +69,21 @@ PrimFunc narrow_to_int32(const PrimFunc& kernel);
 // 8. Simplifies every expression of a kernel with the ranges of its loops known.
 PrimFunc simplify_kernel(const PrimFunc& kernel);
 
+// 9. Decides, once for every back end, which vectorized loops become vector code: a loop
+// of 2 to target.max_vector_lanes lanes whose body is stores contiguous in its variable
+// and expressions (float math intrinsics the only calls; no control flow, lets,
+// allocations, barriers, ramps or broadcasts). Every other vectorized loop becomes
+// unrolled. The back ends emit each vectorized loop left as vector code.
+PrimFunc legalize_vector_loops(const PrimFunc& kernel, const Target& target);
+
 // Checks a finished kernel and its launch against the target's limits: threads per block
 // (per axis and in all), constant grid sizes, shared memory, dtypes. UserError otherwise.
 void check_kernel_limits(const KernelLaunch& launch, const Target& target);
+
+// The launch of a finished kernel named `name` as its thread-bound loops give it (block
+// size from the threadIdx extents, grid size from the blockIdx extents; every buffer and
+// scalar param in order): for checking a kernel that has no host, as relaxc opt does.
+KernelLaunch launch_of_kernel(const PrimFunc& kernel, const std::string& name);
 
 // Evaluate(T.tvm_storage_sync("shared")): the barrier of a block's threads.
 Stmt storage_sync();

@@ -60,6 +60,7 @@
 
 #include "ir/structural_equal.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 #include "passes/tir/kernel_lowering_steps.h"
 
 namespace relaxc::tir {
@@ -68,7 +69,7 @@ namespace {
 using VarSet = std::unordered_set<const VarNode*>;
 
 bool is_thread_loop(const ForNode* loop) {
-  return loop->kind == ForKind::ThreadBinding && loop->thread_tag.rfind("threadIdx.", 0) == 0;
+  return loop->kind == ForKind::ThreadBinding && is_thread_index(loop->thread_tag);
 }
 
 VarSet vars_in(const Ref<Object>& node) {
@@ -254,7 +255,7 @@ bool warp_shuffles_apply(const Placement& placement, const std::vector<const For
   if (target.kind != TargetKind::Cuda || target.subgroup_size != kWarpSize) return false;
   // The shuffles move 32-bit scalars.
   if (dtype.lanes() != 1 || dtype.bits() != 32 || dtype.is_bool()) return false;
-  if (reducing.size() != 1 || reducing.front()->thread_tag != "threadIdx.x") return false;
+  if (reducing.size() != 1 || reducing.front()->thread_tag != thread_axis(0).tag) return false;
   if (num_groups != 1 || !placement.one_thread_axis) return false;
   if (num_reducing % kWarpSize == 0) return true;
   // Fewer threads than a warp: only as the whole block, so that no other thread of the
@@ -420,7 +421,7 @@ void describe_region(const ForNode* region, Placement& placement) {
     const auto* loop = n.as<ForNode>();
     if (loop == nullptr || !is_thread_loop(loop)) return;
     const int64_t* extent = as_const_int(loop->extent);
-    if (loop->thread_tag == "threadIdx.x") {
+    if (loop->thread_tag == thread_axis(0).tag) {
       if (extent == nullptr) {
         placement.kernel_threads_x = -1;
       } else if (placement.kernel_threads_x >= 0) {

@@ -1,66 +1,26 @@
 // Kernel lowering: a scheduled PrimFunc becomes device kernels plus the host-side
-// information to launch them. Shared by the SPIR-V and the CUDA back ends.
+// information to launch them (ir/tir/lowered_func.h), for the SPIR-V and CUDA back ends.
 #pragma once
-#include <array>
 #include <string>
-#include <vector>
 
 #include "ir/target/target.h"
+#include "ir/tir/lowered_func.h"
 #include "ir/tir/stmt.h"
 
 namespace relaxc::tir {
 
-// A device kernel in lowered form, itself a PrimFunc (it prints and parses as text):
-// - params: the buffer handles first (each with a flat 1-D buffer of its element type,
-//   scope "global", in buffer_map), then the scalar values it reads (int32 vars: the
-//   symbolic shape values, narrowed);
-// - body: the thread-bound loops outermost (For of kind ThreadBinding, min 0, thread_tag
-//   "blockIdx.x/y/z" or "threadIdx.x/y/z", at most one per axis), and below them only:
-//   For (serial, unrolled, vectorized), IfThenElse, LetStmt, SeqStmt, BufferStore and
-//   BufferLoad with a single index, Allocate of a flat buffer of constant size in scope
-//   "shared" or "local", Evaluate of T.tvm_storage_sync("shared") (a barrier of the
-//   threads of a block, ordering their shared and global memory accesses); no blocks;
-// - index arithmetic in int32, simplified.
-struct DeviceKernel {
-  std::string name;  // "<function>_kernel", or "<function>_kernel_<i>" when several
-  PrimFunc func;
-  std::array<int64_t, 3> block_size = {1, 1, 1};  // threadIdx.x/y/z extents (constant)
-  int64_t shared_memory_bytes = 0;
-  int num_buffer_params() const;
-};
-
-// One launch of a kernel, as the host does it.
-struct KernelLaunch {
-  DeviceKernel kernel;
-  // For each buffer param of the kernel: an index into LoweredFunc::buffers().
-  std::vector<int> buffer_args;
-  // For each scalar param of the kernel: its value, an expression over the host vars.
-  std::vector<PrimExpr> scalar_args;
-  // blockIdx.x/y/z extents, expressions over the host vars (1 where the axis is unused).
-  std::array<PrimExpr, 3> grid_size;
-};
-
-// The host vars of a PrimFunc are its scalar params and the symbolic dims of its buffer
-// params' shapes (n of T.Buffer((n, 4))); the caller binds them from the arguments.
-struct LoweredFunc {
-  std::string name;
-  PrimFunc source;                 // the scheduled function
-  std::vector<Buffer> params;      // the buffers of the function's handle params, in order
-  std::vector<Buffer> workspaces;  // global intermediates the host allocates, shapes over host vars
-  std::vector<KernelLaunch> launches;  // in the order they run
-  // params then workspaces: what KernelLaunch::buffer_args index.
-  std::vector<Buffer> buffers() const;
-};
-
-// Lowers a scheduled PrimFunc named `name`:
-// 1. cross-thread reductions (a reduction loop bound to threadIdx) become per-thread
+// Lowers a scheduled PrimFunc named `name` with the kernel lowering passes of the
+// pipeline (passes/pipeline.h kernel_lowering_passes(), in kernel_lowering_steps.h):
+// 1. loops bound to one thread axis are merged into one;
+// 2. cross-thread reductions (a reduction loop bound to threadIdx) become per-thread
 //    partial results combined through shared memory with barriers (on CUDA, where they
 //    fit, with warp shuffles);
-// 2. blocks become loops: init statements, predicates, iter var bindings, alloc_buffers
+// 3. blocks become loops: init statements, predicates, iter var bindings, alloc_buffers
 //    become Allocate in their scope (a "global" allocation at the root is a workspace);
-// 3. buffers are flattened to one dimension; index arithmetic narrows to int32;
 // 4. each outermost thread-bound region becomes a kernel, with its launch information;
-// 5. the body is simplified with arith.
+// 5. barriers go between the threads' accesses to shared buffers, shared and local
+//    allocations shrink to what is accessed, buffers are flattened to one dimension,
+//    index arithmetic narrows to int32, and the body is simplified with arith.
 // Checked against `target`: threads per block (per axis and in all), grid size where
 // constant, shared memory per kernel, dtypes. A violation is a UserError naming the loop
 // or buffer and the limit. Statements outside any thread-bound loop (other than

@@ -23,6 +23,7 @@
 #include "ir/arith/analyzer.h"
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 #include "passes/tir/kernel_lowering_steps.h"
 
 namespace relaxc::tir {
@@ -42,15 +43,10 @@ namespace {
 
 using VarSet = std::unordered_set<Var, RefHash, RefEq>;
 
-const char* const kThreadTags[] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
-                                   "threadIdx.x", "threadIdx.y", "threadIdx.z"};
-
-// 0..2 for blockIdx.x/y/z, 3..5 for threadIdx.x/y/z, -1 for anything else.
+// kThreadAxes' index of `tag`, or -1 for anything else.
 int thread_tag_index(const std::string& tag) {
-  for (int i = 0; i < 6; ++i) {
-    if (tag == kThreadTags[i]) return i;
-  }
-  return -1;
+  const ThreadAxis* axis = find_thread_axis(tag);
+  return axis != nullptr ? axis->index() : -1;
 }
 
 bool holds_barrier(const Stmt& stmt) {
@@ -71,7 +67,7 @@ std::string describe(const Stmt& stmt) {
 }
 
 // One thread axis of a kernel.
-struct ThreadAxis {
+struct KernelAxis {
   int tag_index = -1;
   Var var;
   PrimExpr extent;
@@ -93,14 +89,14 @@ class KernelBuilder {
 
   Stmt wrap_in_axes(Stmt inner) const {
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-      const ThreadAxis& axis = axes_.at(*it);
+      const KernelAxis& axis = axes_.at(*it);
       inner = for_loop(axis.var, int_imm(axis.var->dtype, 0), axis.extent, ForKind::ThreadBinding,
-                       inner, kThreadTags[axis.tag_index], {}, axis.span);
+                       inner, std::string(kThreadAxes[axis.tag_index].tag), {}, axis.span);
     }
     return inner;
   }
 
-  const std::map<int, ThreadAxis>& axes() const { return axes_; }
+  const std::map<int, KernelAxis>& axes() const { return axes_; }
 
  private:
   void walk_loops(const Stmt& stmt, std::vector<int>& enclosing) {
@@ -118,7 +114,7 @@ class KernelBuilder {
                                  << loop->thread_tag
                                  << " inside another loop bound to the same axis";
         }
-        ThreadAxis& axis = axes_[index];
+        KernelAxis& axis = axes_[index];
         if (axis.loops.empty()) {
           axis.tag_index = index;
           order_.push_back(index);
@@ -207,11 +203,11 @@ class KernelBuilder {
     std::string loops;
     for (int index : order_) {
       if (index < 3) continue;
-      const ThreadAxis& axis = axes_.at(index);
+      const KernelAxis& axis = axes_.at(index);
       threads *= *as_const_int(axis.extent);
       loops += std::string(loops.empty() ? "" : ", ") + "'" + axis.loops.front()->loop_var->name +
-               "' (" + kThreadTags[index] + " x " + std::to_string(*as_const_int(axis.extent)) +
-               ")";
+               "' (" + std::string(kThreadAxes[index].tag) + " x " +
+               std::to_string(*as_const_int(axis.extent)) + ")";
     }
     if (threads > target_.max_threads_per_block) {
       user_error(region_->span) << "loops " << loops << " have " << threads
@@ -253,7 +249,7 @@ class KernelBuilder {
   }
 
   Stmt rewrite_thread_loop(const ForNode* loop) {
-    const ThreadAxis& axis = axes_.at(thread_tag_index(loop->thread_tag));
+    const KernelAxis& axis = axes_.at(thread_tag_index(loop->thread_tag));
     arith::Analyzer analyzer;
     bool guarded = !analyzer.can_prove_equal(loop->extent, axis.extent);
     Stmt body = rewrite(loop->body);
@@ -281,7 +277,7 @@ class KernelBuilder {
 
   For region_;
   const Target& target_;
-  std::map<int, ThreadAxis> axes_;
+  std::map<int, KernelAxis> axes_;
   std::vector<int> order_;
 };
 

@@ -1,5 +1,5 @@
 // Launching a kernel function (a compiled TensorIR function's host side) on a device:
-// the one implementation that the VM's kernel calls and codegen::PrimFuncLauncher share.
+// the one implementation that the VM's kernel calls and driver::PrimFuncLauncher share.
 #pragma once
 #include <cstddef>
 #include <cstdint>

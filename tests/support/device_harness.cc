@@ -73,7 +73,7 @@ DeviceArrays::DeviceArrays(runtime::Device& device, const std::vector<HostArray*
 }
 
 DeviceArrays::~DeviceArrays() {
-  for (const codegen::BufferArg& arg : args_) device_.release(arg.buffer);
+  for (const driver::BufferArg& arg : args_) device_.release(arg.buffer);
 }
 
 void DeviceArrays::read_back(const std::vector<HostArray*>& arrays) {
@@ -88,7 +88,7 @@ void DeviceArrays::read_back(const std::vector<HostArray*>& arrays) {
 void run_on_device(runtime::Device& device, const codegen::CompiledPrimFunc& func,
                    std::vector<HostArray*> args, const std::map<std::string, int64_t>& scalars) {
   DeviceArrays buffers(device, args);
-  codegen::PrimFuncLauncher launcher(device, func);
+  driver::PrimFuncLauncher launcher(device, func);
   launcher.launch(buffers.args(), scalars);
   buffers.read_back(args);
   device.synchronize();

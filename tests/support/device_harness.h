@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/compiled_prim_func.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "ir/target/target.h"
 #include "runtime/device.h"
 #include "tests/support/host_array.h"
@@ -35,13 +36,13 @@ class DeviceArrays {
   ~DeviceArrays();
   DeviceArrays(const DeviceArrays&) = delete;
   DeviceArrays& operator=(const DeviceArrays&) = delete;
-  const std::vector<codegen::BufferArg>& args() const { return args_; }
+  const std::vector<driver::BufferArg>& args() const { return args_; }
   // Downloads every buffer into its host array.
   void read_back(const std::vector<HostArray*>& arrays);
 
  private:
   runtime::Device& device_;
-  std::vector<codegen::BufferArg> args_;
+  std::vector<driver::BufferArg> args_;
 };
 
 }  // namespace relaxc::testing

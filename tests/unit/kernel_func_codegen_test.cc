@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/compiled_prim_func.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "ir/arith/analyzer.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
@@ -26,6 +27,8 @@
 namespace relaxc::codegen {
 namespace {
 
+using driver::compile_module;
+using driver::compile_prim_func;
 using runtime::vm::evaluate_int_program;
 using runtime::vm::KernelFunc;
 

@@ -10,8 +10,9 @@
 #include <string>
 #include <tuple>
 
-#include "codegen/compiled_prim_func.h"
 #include "codegen/spirv/spirv_codegen.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "passes/tir/lower_to_kernels.h"
@@ -43,12 +44,12 @@ TEST_P(SuiteOnDevice, MatchesCpuReference) {
   runtime::Device* device = test_device(kind, &why_not);
   if (device == nullptr) GTEST_SKIP() << "no " << device_kind_name(kind) << " device: " << why_not;
   const SuiteKernel& kernel = suite_kernel(name);
-  Target target = codegen::target_from_device(device->limits(), kind);
+  Target target = driver::target_from_device(device->limits(), kind);
   if (!target.supports(kernel.element_type)) {
     GTEST_SKIP() << device->limits().name << " does not support " << kernel.element_type.str();
   }
   codegen::CompiledPrimFunc compiled =
-      codegen::compile_prim_func(scheduled_kernel(kernel, target), kernel.name, target);
+      driver::compile_prim_func(scheduled_kernel(kernel, target), kernel.name, target);
   uint64_t seed = 1;
   auto start = std::chrono::steady_clock::now();
   for (const Sizes& sizes : kernel.sizes) {
@@ -122,7 +123,7 @@ TEST(SuiteSpirv, Fp16OnTheMobileProfileIsRefused) {
   Target mobile = parse_target("vulkan -profile=mobile");
   const SuiteKernel& kernel = suite_kernel("scale_add_f16");
   try {
-    codegen::compile_prim_func(scheduled_kernel(kernel, mobile), kernel.name, mobile);
+    driver::compile_prim_func(scheduled_kernel(kernel, mobile), kernel.name, mobile);
     FAIL() << "expected an error";
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("float16"), std::string::npos) << e.what();
@@ -156,9 +157,9 @@ TEST(SuiteOnVulkanErrors, ShapeMismatchNamesBufferAndDimension) {
   runtime::Device* device = test_device(TargetKind::Vulkan, &why_not);
   if (device == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
   const SuiteKernel& kernel = suite_kernel("vector_add");
-  Target target = codegen::target_from_device(device->limits(), TargetKind::Vulkan);
+  Target target = driver::target_from_device(device->limits(), TargetKind::Vulkan);
   codegen::CompiledPrimFunc compiled =
-      codegen::compile_prim_func(scheduled_kernel(kernel, target), kernel.name, target);
+      driver::compile_prim_func(scheduled_kernel(kernel, target), kernel.name, target);
   HostArray a = zeros(DataType::Float(32), {8});
   HostArray b = zeros(DataType::Float(32), {9});
   HostArray c = zeros(DataType::Float(32), {8});

@@ -8,8 +8,9 @@
 #include <memory>
 #include <string>
 
-#include "codegen/compiled_prim_func.h"
 #include "codegen/spirv/spirv_codegen.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "tests/support/device_harness.h"
 #include "tests/support/host_array.h"
 #include "tests/unit/spirv_test_kernels.h"
@@ -19,7 +20,7 @@ namespace {
 
 // The target the device's limits and features describe.
 Target target_of(const runtime::DeviceLimits& limits) {
-  return codegen::target_from_device(limits, TargetKind::Vulkan);
+  return driver::target_from_device(limits, TargetKind::Vulkan);
 }
 
 class SpirvRun : public ::testing::Test {

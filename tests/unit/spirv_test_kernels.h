@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ir/text/parser.h"
+#include "passes/tir/kernel_lowering_steps.h"
 #include "passes/tir/lower_to_kernels.h"
 
 namespace relaxc::testing {
@@ -223,7 +224,9 @@ inline tir::DeviceKernel kernel_named(const std::string& name, std::array<int64_
   static const IRModule module = text::parse_module(kSpirvTestKernels, "spirv_test_kernels.py");
   tir::DeviceKernel kernel;
   kernel.name = name + "_kernel";
-  kernel.func = module->prim_func(name);
+  // The kernel pipeline's last rewrite, which decides what the back ends emit as vector
+  // code (the kernels' vectorized loops have 4 lanes, within every target's limit).
+  kernel.func = tir::legalize_vector_loops(module->prim_func(name), vulkan_profile("mobile"));
   kernel.block_size = block_size;
   return kernel;
 }

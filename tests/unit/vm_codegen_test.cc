@@ -12,8 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "codegen/compiled_prim_func.h"
-#include "codegen/vm/build.h"
+#include "driver/build.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "runtime/vm/vm.h"
@@ -22,6 +23,8 @@
 namespace relaxc::codegen {
 namespace {
 
+using driver::build;
+using driver::target_from_device;
 using runtime::vm::Arg;
 using runtime::vm::Constant;
 using runtime::vm::Executable;
@@ -31,7 +34,7 @@ using runtime::vm::Instruction;
 using runtime::vm::Opcode;
 
 Executable compile(const std::string& text, const std::vector<Target>& targets = {}) {
-  return vm_codegen(text::parse_module(text, "vm_codegen_test.py"), targets);
+  return driver::vm_executable(text::parse_module(text, "vm_codegen_test.py"), targets);
 }
 
 const FunctionEntry& function(const Executable& exe, const std::string& name) {

@@ -15,8 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "codegen/compiled_prim_func.h"
-#include "codegen/vm/build.h"
+#include "driver/build.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "ir/text/parser.h"
 #include "runtime/vm/executable.h"
 #include "runtime/vm/vm.h"
@@ -290,9 +291,9 @@ class VmE2eTest : public ::testing::TestWithParam<TargetKind> {
     auto it = built.find(GetParam());
     if (it != built.end()) return it->second;
     IRModule module = text::parse_module(kModule, "e2e.py");
-    Target target = codegen::target_from_device(device_->limits(), GetParam());
+    Target target = driver::target_from_device(device_->limits(), GetParam());
     target.vulkan_version = 11;
-    auto exe = std::make_shared<const vm::Executable>(codegen::build(module, {target}));
+    auto exe = std::make_shared<const vm::Executable>(driver::build(module, {target}));
     built[GetParam()] = exe;
     return exe;
   }

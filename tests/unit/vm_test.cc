@@ -10,7 +10,8 @@
 #include <cstring>
 #include <map>
 
-#include "codegen/compiled_prim_func.h"
+#include "driver/compile.h"
+#include "driver/prim_func_launcher.h"
 #include "ir/text/parser.h"
 #include "tests/support/device_harness.h"
 #include "tests/support/kernel_suite.h"
@@ -485,9 +486,9 @@ class VmKernelTest : public ::testing::Test {
     std::string why_not;
     device_ = test_device(TargetKind::Vulkan, &why_not);
     if (device_ == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
-    Target target = codegen::target_from_device(device_->limits(), TargetKind::Vulkan);
+    Target target = driver::target_from_device(device_->limits(), TargetKind::Vulkan);
     const SuiteKernel& k = suite_kernel("vector_add");
-    compiled_ = codegen::compile_prim_func(scheduled_kernel(k, target), k.name, target);
+    compiled_ = driver::compile_prim_func(scheduled_kernel(k, target), k.name, target);
   }
   void TearDown() override {
     if (device_ == nullptr) return;

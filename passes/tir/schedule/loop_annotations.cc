@@ -1,11 +1,11 @@
 // Schedule primitives that change how a loop runs, not what it iterates over: bind (to
 // a GPU thread axis), unroll, vectorize. Each checks the loop and sets its kind.
-#include <array>
 #include <functional>
 #include <string>
 
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 #include "passes/tir/schedule/schedule.h"
 #include "passes/tir/schedule/schedule_internal.h"
 
@@ -14,16 +14,6 @@ namespace relaxc::tir {
 using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 
 namespace {
-
-constexpr std::array<const char*, 6> kThreadAxes = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
-                                                    "threadIdx.x", "threadIdx.y", "threadIdx.z"};
-
-bool is_thread_axis(const std::string& axis) {
-  for (const char* a : kThreadAxes) {
-    if (axis == a) return true;
-  }
-  return false;
-}
 
 // The first loop under `stmt` (itself included) satisfying `pred`, or null.
 const ForNode* find_loop_under(const Stmt& stmt, const std::function<bool(const ForNode&)>& pred) {
@@ -62,7 +52,7 @@ void require_constant_extent(const For& loop, const char* primitive) {
 void Schedule::bind(const LoopRef& loop_ref, const std::string& thread_axis) {
   For loop = get_for(loop_ref);
   const Var& v = loop->loop_var;
-  if (!is_thread_axis(thread_axis)) {
+  if (find_thread_axis(thread_axis) == nullptr) {
     user_error(loop->span) << "bind of " << loop_name(v) << ": unknown thread axis '" << thread_axis
                            << "' (expected blockIdx.x/y/z or threadIdx.x/y/z)";
   }
@@ -75,7 +65,7 @@ void Schedule::bind(const LoopRef& loop_ref, const std::string& thread_axis) {
   // A threadIdx loop nested in one bound to the same axis is a cooperative fetch (a copy
   // computed at a loop under the consumer's threads): kernel lowering merges the two
   // (unify_thread_bindings). Blocks have no such use.
-  bool nesting_allowed = thread_axis.rfind("threadIdx", 0) == 0;
+  bool nesting_allowed = is_thread_index(thread_axis);
   for (const Stmt& s : path) {
     const auto* outer = s.as<ForNode>();
     if (!nesting_allowed && outer != nullptr && outer->thread_tag == thread_axis) {
@@ -90,7 +80,7 @@ void Schedule::bind(const LoopRef& loop_ref, const std::string& thread_axis) {
                            << " is bound already to " << loop_name(inner->loop_var) << " inside it";
   }
   LoopIterUse use = loop_iter_use(loop);
-  if (use.reduce && thread_axis.rfind("blockIdx", 0) == 0) {
+  if (use.reduce && is_block_index(thread_axis)) {
     user_error(loop->span) << "bind of " << loop_name(v) << " to " << thread_axis
                            << ": the loop iterates over a reduction of block '" << use.reduce_block
                            << "'; only threadIdx.* may take a reduction loop (a cross-thread "

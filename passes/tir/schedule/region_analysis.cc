@@ -14,6 +14,7 @@
 
 #include "ir/tir/expr_functor.h"
 #include "ir/tir/functor.h"
+#include "ir/tir/thread_axis.h"
 
 namespace relaxc::tir {
 namespace {
@@ -201,7 +202,7 @@ void unite_bounds(std::vector<IntBounds>& into, const std::vector<IntBounds>& ot
 
 bool threads_share_scope(const std::string& thread_tag, const std::string& scope) {
   if (scope != "shared" && scope != "global") return false;
-  return thread_tag.rfind("threadIdx.", 0) == 0 || thread_tag.rfind("vthread", 0) == 0;
+  return is_thread_index(thread_tag) || thread_tag.rfind("vthread", 0) == 0;
 }
 
 }  // namespace relaxc::tir
