@@ -120,7 +120,6 @@ class KernelWalker {
     }
     RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "': a " << node_kind_name(expr->kind())
                          << " where a value is expected";
-    return {};  // not reached; GCC cannot see that the line above aborts
   }
 
   const tir::DeviceKernel& kernel_;

@@ -123,7 +123,6 @@ LlvmValue LlvmKernelBuilder::eval_binary(NodeKind kind, const PrimExpr& a, const
   }
   RELAXC_UNREACHABLE() << "kernel '" << kernel_.name << "': logical " << node_kind_name(kind)
                        << " on " << dtype.str();
-  return {};  // not reached; GCC cannot see that the line above aborts
 }
 
 LlvmValue LlvmKernelBuilder::eval_floor_div_mod(NodeKind kind, LlvmValue x, LlvmValue y) {
@@ -178,7 +177,6 @@ LlvmValue LlvmKernelBuilder::eval_compare(NodeKind kind, const PrimExpr& a, cons
     return {result, DataType::Bool(dtype.lanes())};
   }
   RELAXC_UNREACHABLE() << node_kind_name(kind) << " is not a comparison";
-  return {};  // not reached; GCC cannot see that the line above aborts
 }
 
 LlvmValue LlvmKernelBuilder::eval_load(const tir::BufferLoadNode* load) {
