@@ -1,7 +1,8 @@
-// The text of the UserError a piece of code throws, for tests that assert on messages.
+// The text of the error a piece of code throws, for tests that assert on messages.
 #include "tests/support/errors.h"
 
 #include "ir/support/diagnostics.h"
+#include "runtime/runtime_error.h"
 
 namespace relaxc {
 
@@ -28,6 +29,15 @@ std::string error_of(const std::function<void()>& action) {
 
 std::string located_error_of(const std::function<void()>& action) {
   return describe_user_error(action, /*with_place=*/true);
+}
+
+std::string runtime_error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const runtime::RuntimeError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace relaxc

@@ -16,6 +16,7 @@
 #include "ir/text/parser.h"
 #include "ir/tir/functor.h"
 #include "passes/tir/lower_to_kernels.h"
+#include "tests/support/errors.h"
 #include "tests/support/kernel_suite.h"
 #include "tests/support/ptxas.h"
 #include "tests/unit/spirv_test_kernels.h"
@@ -97,13 +98,9 @@ bool has_shared_allocation(const tir::DeviceKernel& kernel) {
   return found;
 }
 
+// The message of the UserError that compiling `kernel` for `target` gives ("" if none).
 std::string error_of(const tir::DeviceKernel& kernel, const Target& target) {
-  try {
-    codegen::codegen_ptx(kernel, target);
-  } catch (const UserError& e) {
-    return e.diagnostics().front().message;
-  }
-  return "";
+  return relaxc::error_of([&] { codegen::codegen_ptx(kernel, target); });
 }
 
 // Sets an environment variable for the life of a scope.

@@ -18,6 +18,7 @@
 
 #include "runtime/cuda/cuda_kernels.h"
 #include "runtime/cuda/cuda_loader.h"
+#include "tests/support/errors.h"
 #include "tests/support/hand_written_kernels.h"
 
 namespace relaxc::runtime {
@@ -61,18 +62,6 @@ KernelBinary ptx_kernel(const std::string& name, const std::string& ptx, int num
   return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
 }
 
-// The message of the RuntimeError `body` throws (a test failure when it throws none).
-template <typename F>
-std::string error_of(F&& body) {
-  try {
-    body();
-  } catch (const RuntimeError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "expected a RuntimeError";
-  return "";
-}
-
 // Sets an environment variable for the scope, then restores it.
 class ScopedEnv {
  public:
@@ -97,7 +86,7 @@ class ScopedEnv {
 
 TEST(CudaLoaderTest, MissingLibraryIsAClearError) {
   const char* names[] = {"libcuda-relaxc-test-missing.so.1"};
-  std::string message = error_of([&] { load_cuda_driver(names); });
+  std::string message = runtime_error_of([&] { load_cuda_driver(names); });
   EXPECT_TRUE(contains(message,
                        "CUDA is not available: libcuda-relaxc-test-missing.so.1 not "
                        "found (install the NVIDIA driver"));
@@ -112,7 +101,7 @@ TEST(CudaLoaderTest, StubLibraryFailsAtCuInitWithItsName) {
   if (stub.empty()) GTEST_SKIP() << "no CUDA toolkit stub library here";
   // The stub exports every function of the table, so resolution succeeds; cuInit fails.
   const char* names[] = {stub.c_str()};
-  std::string message = error_of([&] { load_cuda_driver(names); });
+  std::string message = runtime_error_of([&] { load_cuda_driver(names); });
   EXPECT_TRUE(contains(message, "CUDA is not available: cuInit failed: CUDA_ERROR_STUB_LIBRARY"));
   EXPECT_TRUE(contains(message, "not the NVIDIA driver's libcuda"));
   EXPECT_TRUE(contains(message, stub));
@@ -127,10 +116,10 @@ TEST(CudaDeviceTest, UnavailableWithoutDriver) {
   }
   const std::string expected =
       "CUDA is not available: libcuda.so.1 not found (install the NVIDIA driver";
-  EXPECT_TRUE(contains(error_of([] { list_cuda_devices(); }), expected));
-  EXPECT_TRUE(contains(error_of([] { open_cuda_device(); }), expected));
+  EXPECT_TRUE(contains(runtime_error_of([] { list_cuda_devices(); }), expected));
+  EXPECT_TRUE(contains(runtime_error_of([] { open_cuda_device(); }), expected));
   // The same answer the second time: the failed load is remembered, not retried.
-  EXPECT_TRUE(contains(error_of([] { open_cuda_device({.device = 0}); }), expected));
+  EXPECT_TRUE(contains(runtime_error_of([] { open_cuda_device({.device = 0}); }), expected));
 }
 
 // ---- Without a driver: the PTX scan -----------------------------------------------
@@ -246,32 +235,35 @@ TEST_F(CudaGpuTest, LoadingTwiceReturnsTheSameKernel) {
 }
 
 TEST_F(CudaGpuTest, LoadErrorsNameTheKernelAndTheCause) {
-  EXPECT_TRUE(contains(error_of([&] { device().load_kernel(ptx_kernel("empty", "", 0, {})); }),
-                       "kernel 'empty': the PTX text is empty"));
+  EXPECT_TRUE(
+      contains(runtime_error_of([&] { device().load_kernel(ptx_kernel("empty", "", 0, {})); }),
+               "kernel 'empty': the PTX text is empty"));
 
   std::string broken =
-      error_of([&] { device().load_kernel(ptx_kernel("broken", kBroken, 1, {})); });
+      runtime_error_of([&] { device().load_kernel(ptx_kernel("broken", kBroken, 1, {})); });
   EXPECT_TRUE(contains(broken, "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"));
   EXPECT_TRUE(contains(broken, "while loading kernel 'broken': "));
   EXPECT_TRUE(contains(broken, "%r99"));  // from the JIT compiler's log
 
-  EXPECT_TRUE(contains(
-      error_of([&] { device().load_kernel(ptx_kernel("vector_sub", kVectorAddPtx, 3, {})); }),
-      "kernel 'vector_sub': the PTX module has no .entry named 'vector_sub' (it has "
-      "'vector_add')"));
+  EXPECT_TRUE(
+      contains(runtime_error_of(
+                   [&] { device().load_kernel(ptx_kernel("vector_sub", kVectorAddPtx, 3, {})); }),
+               "kernel 'vector_sub': the PTX module has no .entry named 'vector_sub' (it has "
+               "'vector_add')"));
 
+  EXPECT_TRUE(contains(runtime_error_of([&] {
+                         device().load_kernel(ptx_kernel("vector_add", kVectorAddPtx, 2, {}));
+                       }),
+                       "kernel 'vector_add': the PTX entry takes 4 parameter(s), but its ABI has "
+                       "2 buffer(s) and 0 scalar(s)"));
   EXPECT_TRUE(contains(
-      error_of([&] { device().load_kernel(ptx_kernel("vector_add", kVectorAddPtx, 2, {})); }),
-      "kernel 'vector_add': the PTX entry takes 4 parameter(s), but its ABI has "
-      "2 buffer(s) and 0 scalar(s)"));
-  EXPECT_TRUE(contains(
-      error_of([&] {
+      runtime_error_of([&] {
         device().load_kernel(ptx_kernel("vector_add", kVectorAddPtx, 3, {ScalarType::Int64}));
       }),
       "PTX parameter 3 is 4 bytes, but the ABI passes scalar argument 0 (int64) there"));
 
   uint32_t too_many = static_cast<uint32_t>(device().limits().max_threads_per_block) * 2;
-  EXPECT_TRUE(contains(error_of([&] {
+  EXPECT_TRUE(contains(runtime_error_of([&] {
                          device().load_kernel(ptx_kernel("vector_add", kVectorAddPtx, 3,
                                                          {ScalarType::Int32}, too_many));
                        }),
@@ -296,18 +288,18 @@ TEST_F(CudaGpuTest, DeviceOrdinalComesFromTheEnvironment) {
   int count = static_cast<int>(list_cuda_devices().size());
   {
     ScopedEnv env("RELAXC_CUDA_DEVICE", std::to_string(count).c_str());
-    EXPECT_TRUE(contains(error_of([] { open_cuda_device(); }),
+    EXPECT_TRUE(contains(runtime_error_of([] { open_cuda_device(); }),
                          "RELAXC_CUDA_DEVICE=" + std::to_string(count) +
                              " is out of range: the driver reports " + std::to_string(count) +
                              " CUDA device(s): 0 \""));
   }
   {
     ScopedEnv env("RELAXC_CUDA_DEVICE", "gpu0");
-    EXPECT_TRUE(contains(error_of([] { open_cuda_device(); }),
+    EXPECT_TRUE(contains(runtime_error_of([] { open_cuda_device(); }),
                          "RELAXC_CUDA_DEVICE=gpu0 is not a device ordinal; expected an integer "
                          "from 0 to "));
   }
-  EXPECT_TRUE(contains(error_of([&] { open_cuda_device({.device = count + 3}); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { open_cuda_device({.device = count + 3}); }),
                        "CudaOptions::device=" + std::to_string(count + 3) + " is out of range"));
   ScopedEnv env("RELAXC_CUDA_DEVICE", "0");
   std::unique_ptr<CudaDevice> second = open_cuda_device();

@@ -21,6 +21,7 @@
 #include "runtime/device_registry.h"
 #include "runtime/vulkan/vulkan_device.h"
 #include "tests/support/device_harness.h"
+#include "tests/support/errors.h"
 #include "tests/support/hand_written_kernels.h"
 
 namespace relaxc::runtime {
@@ -77,18 +78,6 @@ class KeepDriverLibrariesLoaded : public ::testing::Environment {
 };
 ::testing::Environment* const keep_driver_libraries_loaded =
     ::testing::AddGlobalTestEnvironment(new KeepDriverLibrariesLoaded);
-
-// The message of the RuntimeError `action` throws (a test failure when it throws none).
-template <typename Action>
-std::string error_of(Action&& action) {
-  try {
-    action();
-  } catch (const RuntimeError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a RuntimeError";
-  return "";
-}
 
 ::testing::AssertionResult contains(const std::string& text, const std::string& part) {
   if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
@@ -225,24 +214,24 @@ TEST_P(DeviceConformanceTest, UploadsAreOrderedAndTheSourceIsReusable) {
 TEST_P(DeviceConformanceTest, RangeAndHandleErrorsNameTheOperation) {
   DeviceBuffer buffer = device_->allocate(16);
   uint8_t host[32] = {};
-  EXPECT_TRUE(contains(error_of([&] { device_->upload(buffer, 8, host, 9); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->upload(buffer, 8, host, 9); }),
                        "upload: the range [8, 8 + 9) is outside buffer #"));
-  EXPECT_TRUE(contains(error_of([&] { device_->download(host, buffer, 17, 0); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->download(host, buffer, 17, 0); }),
                        "download: the range [17, 17 + 0) is outside"));
-  EXPECT_TRUE(contains(error_of([&] { device_->copy(buffer, 0, buffer, 4, 8); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->copy(buffer, 0, buffer, 4, 8); }),
                        "copy: the source [4, 12) and destination [0, 8) overlap in buffer #"));
-  EXPECT_TRUE(contains(error_of([&] { device_->upload(buffer, 0, nullptr, 4); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->upload(buffer, 0, nullptr, 4); }),
                        "upload: the host source is null"));
-  EXPECT_TRUE(contains(error_of([&] { device_->download(nullptr, buffer, 0, 4); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->download(nullptr, buffer, 0, 4); }),
                        "download: the host destination is null"));
   device_->release(buffer);
-  EXPECT_TRUE(contains(error_of([&] { device_->release(buffer); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->release(buffer); }),
                        "was already released or never allocated"));
   EXPECT_TRUE(contains(
-      error_of([&] { device_->upload(buffer, 0, host, 4); }),
+      runtime_error_of([&] { device_->upload(buffer, 0, host, 4); }),
       "upload: buffer #" + std::to_string(buffer.id) + " was released or never allocated"));
   EXPECT_TRUE(contains(
-      error_of([&] { device_->download(host, buffer, 0, 4); }),
+      runtime_error_of([&] { device_->download(host, buffer, 0, 4); }),
       "download: buffer #" + std::to_string(buffer.id) + " was released or never allocated"));
   // An empty buffer is allowed, and empty transfers do nothing.
   DeviceBuffer empty = device_->allocate(0);
@@ -393,7 +382,7 @@ TEST_P(DeviceConformanceTest, LoadingTheSameKernelTwiceReturnsItsId) {
 TEST_P(DeviceConformanceTest, KernelsOfAnotherFormatAreRefused) {
   bool spirv = device_->kernel_format() == KernelFormat::SpirV;
   KernelBinary other = vector_add_kernel(spirv ? KernelFormat::Ptx : KernelFormat::SpirV);
-  EXPECT_EQ(error_of([&] { device_->load_kernel(other); }),
+  EXPECT_EQ(runtime_error_of([&] { device_->load_kernel(other); }),
             std::string("kernel 'vector_add' is ") + (spirv ? "PTX" : "SPIR-V") + "; the " +
                 std::string(find_device_kind(GetParam().kind)->display_name) + " device runs " +
                 (spirv ? "SPIR-V" : "PTX"));
@@ -405,18 +394,18 @@ TEST_P(DeviceConformanceTest, AbiErrorsNameTheKernelAndArgumentThenTheDeviceWork
   std::vector<DeviceBuffer> three = {a, b, c}, two = {a, b};
   std::vector<int64_t> n = {64}, none = {}, too_big = {int64_t{1} << 31};
   std::array<uint32_t, 3> grid = {1, 1, 1};
-  EXPECT_TRUE(contains(error_of([&] { device_->launch(add, grid, two, n); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->launch(add, grid, two, n); }),
                        "kernel 'vector_add' takes 3 buffer argument(s), but the launch passes 2"));
-  EXPECT_TRUE(contains(error_of([&] { device_->launch(add, grid, three, none); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->launch(add, grid, three, none); }),
                        "kernel 'vector_add' takes 1 scalar argument(s), but the launch passes 0"));
-  EXPECT_TRUE(contains(error_of([&] { device_->launch(add, grid, three, too_big); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->launch(add, grid, three, too_big); }),
                        "kernel 'vector_add': scalar argument 0 is int32 but its value 2147483648 "
                        "does not fit in int32"));
   std::vector<int64_t> far_too_big = {int64_t{1} << 33};
-  EXPECT_TRUE(contains(error_of([&] { device_->launch(add, grid, three, far_too_big); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->launch(add, grid, three, far_too_big); }),
                        "its value 8589934592 does not fit in int32"));
   std::vector<int64_t> too_small = {-(int64_t{1} << 31) - 1};
-  EXPECT_TRUE(contains(error_of([&] { device_->launch(add, grid, three, too_small); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->launch(add, grid, three, too_small); }),
                        "its value -2147483649 does not fit in int32"));
   for (int axis = 0; axis < 2; ++axis) {
     int64_t max = device_->limits().max_grid_size[axis];
@@ -425,18 +414,18 @@ TEST_P(DeviceConformanceTest, AbiErrorsNameTheKernelAndArgumentThenTheDeviceWork
     beyond[axis] = static_cast<uint32_t>(max + 1);
     std::string grid_text =
         axis == 0 ? std::to_string(max + 1) + ", 1, 1" : "1, " + std::to_string(max + 1) + ", 1";
-    EXPECT_TRUE(contains(error_of([&] { device_->launch(add, beyond, three, n); }),
+    EXPECT_TRUE(contains(runtime_error_of([&] { device_->launch(add, beyond, three, n); }),
                          "kernel 'vector_add': grid (" + grid_text + ") has dimension " +
                              std::to_string(axis) + " above the device's maximum"));
   }
   DeviceBuffer gone = device_->allocate(256);
   device_->release(gone);
   std::vector<DeviceBuffer> with_released = {a, b, gone};
-  EXPECT_TRUE(contains(error_of([&] { device_->launch(add, grid, with_released, n); }),
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->launch(add, grid, with_released, n); }),
                        "kernel 'vector_add': buffer argument 2 (buffer #" +
                            std::to_string(gone.id) + ") was released or never allocated"));
   EXPECT_TRUE(
-      contains(error_of([&] { device_->launch(add + 100, grid, three, n); }),
+      contains(runtime_error_of([&] { device_->launch(add + 100, grid, three, n); }),
                "kernel id " + std::to_string(add + 100) + " was not returned by load_kernel"));
   // A zero grid launches nothing, after the same checks.
   device_->launch(add, {0, 1, 1}, three, n);

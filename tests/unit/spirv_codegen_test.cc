@@ -9,6 +9,7 @@
 
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
+#include "tests/support/errors.h"
 #include "tests/unit/spirv_test_kernels.h"
 
 namespace relaxc {
@@ -41,13 +42,9 @@ bool has(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
 }
 
+// The message of the UserError that compiling `kernel` for `target` gives ("" if none).
 std::string error_of(const tir::DeviceKernel& kernel, const Target& target) {
-  try {
-    codegen::codegen_spirv(kernel, target);
-  } catch (const UserError& e) {
-    return e.diagnostics().front().message;
-  }
-  return "";
+  return relaxc::error_of([&] { codegen::codegen_spirv(kernel, target); });
 }
 
 TEST(SpirvCodegen, VectorAddWithTailGuard) {

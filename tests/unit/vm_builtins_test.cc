@@ -46,7 +46,7 @@ class BuiltinTest : public ::testing::Test {
   // call, after the argument unpacking).
   std::string error(const std::string& builtin, std::vector<Value> args) {
     std::string frame = "in main, instruction " + std::to_string(args.size() + 1) + ": ";
-    std::string message = error_of([&] { run(builtin, std::move(args)); });
+    std::string message = runtime_error_of([&] { run(builtin, std::move(args)); });
     EXPECT_EQ(message.rfind(frame, 0), 0u) << message;
     return message.substr(std::min(frame.size(), message.size()));
   }

@@ -22,6 +22,7 @@
 #include "runtime/vm/executable.h"
 #include "runtime/vm/vm.h"
 #include "tests/support/device_harness.h"
+#include "tests/support/errors.h"
 
 namespace relaxc::testing {
 namespace {
@@ -199,9 +200,7 @@ struct Size {
 // The symbolic sizes each example runs with: 1, 7 and 1024 for each of n and m.
 constexpr Size kSizes[] = {{1, 1}, {1, 7}, {7, 1}, {7, 7}, {1024, 7}, {7, 1024}};
 
-std::string size_name(Size s) {
-  return "n=" + std::to_string(s.n) + " m=" + std::to_string(s.m);
-}
+std::string size_name(Size s) { return "n=" + std::to_string(s.n) + " m=" + std::to_string(s.m); }
 
 // Small exact binary fractions, different for each seed.
 std::vector<float> values(int64_t count, int seed) {
@@ -244,27 +243,28 @@ std::vector<float> row_sums(const std::vector<float>& x, Size s) {
 // elements, as a new device tensor of one element) and "e2e.negate" (call_dps_packed:
 // writes -x into its destination).
 void register_host_functions() {
-  vm::register_packed_func("e2e.total", [](vm::VirtualMachine& machine,
-                                           std::span<const Value> args) {
-    if (args.size() != 1) throw runtime::RuntimeError("e2e.total takes one tensor");
-    std::vector<float> x = read_floats(machine, args[0]);
-    float total = 0;
-    for (float v : x) total += v;
-    return Value::tensor(machine.from_host(DType::Float(32), {1}, &total));
-  });
-  vm::register_packed_func("e2e.negate", [](vm::VirtualMachine& machine,
-                                            std::span<const Value> args) {
-    if (args.size() != 2) throw runtime::RuntimeError("e2e.negate takes (x, out)");
-    std::vector<float> x = read_floats(machine, args[0]);
-    for (float& v : x) v = -v;
-    const vm::Tensor& out = args[1].as_tensor();
-    if (out.num_bytes() != x.size() * sizeof(float) || out.on_host()) {
-      throw runtime::RuntimeError("e2e.negate: the destination does not match");
-    }
-    machine.device().upload(out.storage->buffer, static_cast<size_t>(out.byte_offset), x.data(),
-                            out.num_bytes());
-    return Value();
-  });
+  vm::register_packed_func("e2e.total",
+                           [](vm::VirtualMachine& machine, std::span<const Value> args) {
+                             if (args.size() != 1)
+                               throw runtime::RuntimeError("e2e.total takes one tensor");
+                             std::vector<float> x = read_floats(machine, args[0]);
+                             float total = 0;
+                             for (float v : x) total += v;
+                             return Value::tensor(machine.from_host(DType::Float(32), {1}, &total));
+                           });
+  vm::register_packed_func(
+      "e2e.negate", [](vm::VirtualMachine& machine, std::span<const Value> args) {
+        if (args.size() != 2) throw runtime::RuntimeError("e2e.negate takes (x, out)");
+        std::vector<float> x = read_floats(machine, args[0]);
+        for (float& v : x) v = -v;
+        const vm::Tensor& out = args[1].as_tensor();
+        if (out.num_bytes() != x.size() * sizeof(float) || out.on_host()) {
+          throw runtime::RuntimeError("e2e.negate: the destination does not match");
+        }
+        machine.device().upload(out.storage->buffer, static_cast<size_t>(out.byte_offset), x.data(),
+                                out.num_bytes());
+        return Value();
+      });
 }
 
 class VmE2eTest : public ::testing::TestWithParam<TargetKind> {
@@ -272,7 +272,8 @@ class VmE2eTest : public ::testing::TestWithParam<TargetKind> {
   void SetUp() override {
     std::string why_not;
     device_ = test_device(GetParam(), &why_not);
-    if (device_ == nullptr) GTEST_SKIP() << "no " << device_kind_name(GetParam()) << ": " << why_not;
+    if (device_ == nullptr)
+      GTEST_SKIP() << "no " << device_kind_name(GetParam()) << ": " << why_not;
     register_host_functions();
     messages_before_ = validation_messages(GetParam()).size();
   }
@@ -280,8 +281,8 @@ class VmE2eTest : public ::testing::TestWithParam<TargetKind> {
   void TearDown() override {
     if (device_ == nullptr) return;
     std::vector<std::string> messages = validation_messages(GetParam());
-    messages.erase(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(
-                                                            std::min(messages_before_, messages.size())));
+    messages.erase(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                            messages_before_, messages.size())));
     EXPECT_EQ(messages, std::vector<std::string>{});
   }
 
@@ -303,17 +304,6 @@ class VmE2eTest : public ::testing::TestWithParam<TargetKind> {
     return Value::tensor(machine.from_host(DType::Float(32), std::move(shape), data.data()));
   }
 
-  // The message of the RuntimeError `call` throws, or "(no error)".
-  template <typename F>
-  std::string error_of(F call) {
-    try {
-      call();
-    } catch (const runtime::RuntimeError& e) {
-      return e.what();
-    }
-    return "(no error)";
-  }
-
   runtime::Device* device_ = nullptr;
   size_t messages_before_ = 0;
 };
@@ -322,8 +312,8 @@ TEST_P(VmE2eTest, DataflowBlockOfCallTirsWithSymbolicSizes) {
   vm::VirtualMachine machine(executable(), *device_);
   for (Size s : kSizes) {
     std::vector<float> x = values(s.n * s.m, 1), y = values(s.n * s.m, 2);
-    Value out = machine.call("rfc_dataflow", {tensor(machine, x, {s.n, s.m}),
-                                              tensor(machine, y, {s.n, s.m})});
+    Value out = machine.call("rfc_dataflow",
+                             {tensor(machine, x, {s.n, s.m}), tensor(machine, y, {s.n, s.m})});
     ASSERT_EQ(out.as_tuple().size(), 2u);
     std::vector<float> lv1(x.size());
     for (size_t i = 0; i < x.size(); ++i) lv1[i] = (x[i] + y[i]) * x[i];
@@ -406,7 +396,9 @@ TEST_P(VmE2eTest, AFunctionCallingAnotherWithTupleOutputs) {
 TEST_P(VmE2eTest, FailingChecksNameThePlaceAndTheVmStaysUsable) {
   vm::VirtualMachine machine(executable(), *device_);
   std::vector<float> x = values(3 * 5, 9);
-  std::string cast = error_of([&] { machine.call("with_fixed_cast", {tensor(machine, x, {3, 5})}); });
+  std::string cast = runtime_error_of([&] {
+    machine.call("with_fixed_cast", {tensor(machine, x, {3, 5})});
+  });
   EXPECT_NE(cast.find("with_fixed_cast: match_cast 'lv0' (e2e.py:"), std::string::npos) << cast;
   EXPECT_NE(cast.find("expected R.Tensor((n, 7), dtype=\"float32\"): dimension 1 is 5, expected 7"),
             std::string::npos)
@@ -414,7 +406,7 @@ TEST_P(VmE2eTest, FailingChecksNameThePlaceAndTheVmStaysUsable) {
 
   // y's first dimension must be the n that x bound.
   std::vector<float> y = values(4, 10);
-  std::string bound = error_of([&] {
+  std::string bound = runtime_error_of([&] {
     machine.call("with_match_cast", {tensor(machine, x, {3, 5}), tensor(machine, y, {4})});
   });
   EXPECT_NE(bound.find("with_match_cast: match_cast 'lv1' (e2e.py:"), std::string::npos) << bound;
@@ -422,7 +414,7 @@ TEST_P(VmE2eTest, FailingChecksNameThePlaceAndTheVmStaysUsable) {
 
   // Arguments: a dimension that disagrees with one bound earlier, a wrong dtype, a wrong ndim.
   std::vector<float> wide = values(3 * 6, 11);
-  std::string dim = error_of([&] {
+  std::string dim = runtime_error_of([&] {
     machine.call("rfc_dataflow", {tensor(machine, x, {3, 5}), tensor(machine, wide, {3, 6})});
   });
   EXPECT_NE(dim.find("rfc_dataflow: argument 'y' (e2e.py:"), std::string::npos) << dim;
@@ -430,13 +422,15 @@ TEST_P(VmE2eTest, FailingChecksNameThePlaceAndTheVmStaysUsable) {
             std::string::npos)
       << dim;
   std::vector<int32_t> ints(15, 1);
-  std::string dtype = error_of([&] {
-    machine.call("rfc_dataflow", {Value::tensor(machine.from_host(DType::Int(32), {3, 5}, ints.data())),
-                                  tensor(machine, x, {3, 5})});
+  std::string dtype = runtime_error_of([&] {
+    machine.call("rfc_dataflow",
+                 {Value::tensor(machine.from_host(DType::Int(32), {3, 5}, ints.data())),
+                  tensor(machine, x, {3, 5})});
   });
   EXPECT_NE(dtype.find("rfc_dataflow: argument 'x' (e2e.py:"), std::string::npos) << dtype;
   EXPECT_NE(dtype.find("dtype is int32, expected float32"), std::string::npos) << dtype;
-  std::string ndim = error_of([&] { machine.call("with_dps", {tensor(machine, x, {15})}); });
+  std::string ndim =
+      runtime_error_of([&] { machine.call("with_dps", {tensor(machine, x, {15})}); });
   EXPECT_NE(ndim.find("with_dps: argument 'x' (e2e.py:"), std::string::npos) << ndim;
   EXPECT_NE(ndim.find("ndim is 1, expected 2"), std::string::npos) << ndim;
 

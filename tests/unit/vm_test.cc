@@ -68,7 +68,7 @@ TEST(VmTest, CallsBetweenFunctionsAndTuples) {
   EXPECT_EQ(inner[0].as_string(), "four");
   EXPECT_EQ(inner[1].as_int(), 3);
   EXPECT_EQ(out.as_tuple()[1].as_int(), 3);
-  EXPECT_NE(error_of([&] { machine.call("swap", {}); }).find("exports no function 'swap'"),
+  EXPECT_NE(runtime_error_of([&] { machine.call("swap", {}); }).find("exports no function 'swap'"),
             std::string::npos);
 }
 
@@ -101,7 +101,7 @@ TEST(VmTest, DeepRecursionIsAnErrorAndTheVmStaysUsable) {
   register_int_helpers();
   HostMemoryDevice device;
   vm::VirtualMachine machine(countdown_program(), device);
-  std::string message = error_of([&] { machine.call("count", {Value::integer(100000)}); });
+  std::string message = runtime_error_of([&] { machine.call("count", {Value::integer(100000)}); });
   EXPECT_NE(message.find("stack overflow: more than 1000 nested calls (calling 'count')"),
             std::string::npos)
       << message;
@@ -141,7 +141,7 @@ TEST(VmTest, ClosuresWithCaptures) {
   EXPECT_TRUE(plain.as_closure().captures.empty());
   Value both = machine.invoke(plain, {Value::integer(4), Value::integer(5)});
   EXPECT_EQ(both.as_tuple()[1].as_int(), 5);
-  EXPECT_EQ(error_of([&] { machine.invoke(plain, {Value::integer(4)}); }),
+  EXPECT_EQ(runtime_error_of([&] { machine.invoke(plain, {Value::integer(4)}); }),
             "function 'pair' takes 2 arguments (captured, x), got 1");
 }
 
@@ -173,10 +173,10 @@ TEST(VmTest, IfOnATensorCondition) {
   EXPECT_EQ(machine.call("main", {Value::boolean(true)}).as_string(), "yes");
   EXPECT_EQ(machine.call("main", {Value::integer(0)}).as_string(), "no");
   float two[2] = {1, 1};
-  EXPECT_EQ(error_of([&] { run(DType::Float(32), {2}, two); }),
+  EXPECT_EQ(runtime_error_of([&] { run(DType::Float(32), {2}, two); }),
             "in main, instruction 0: the condition of If is a tensor of shape (2,); expected one "
             "element");
-  EXPECT_EQ(error_of([&] { machine.call("main", {Value::shape({1})}); }),
+  EXPECT_EQ(runtime_error_of([&] { machine.call("main", {Value::shape({1})}); }),
             "in main, instruction 0: the condition of If has kind shape; expected a boolean, an "
             "integer or a tensor of one element");
 }
@@ -224,7 +224,7 @@ TEST(VmTest, MissingPackedFunctionThenRegistered) {
   b.ret(1);
   HostMemoryDevice device;
   vm::VirtualMachine machine(b.finish(), device);
-  EXPECT_EQ(error_of([&] { machine.call("main", {Value::integer(2)}); }),
+  EXPECT_EQ(runtime_error_of([&] { machine.call("main", {Value::integer(2)}); }),
             "in main, instruction 0: packed function 'custom_add_vm_test' is not registered "
             "(register it with vm::register_packed_func)");
   vm::register_packed_func("custom_add_vm_test", [](vm::VirtualMachine&, std::span<const Value> a) {
@@ -232,7 +232,7 @@ TEST(VmTest, MissingPackedFunctionThenRegistered) {
   });
   EXPECT_EQ(machine.call("main", {Value::integer(2)}).as_int(), 4);
   // Its errors name it and the place.
-  EXPECT_EQ(error_of([&] { machine.call("main", {Value::string("s")}); }),
+  EXPECT_EQ(runtime_error_of([&] { machine.call("main", {Value::string("s")}); }),
             "in main, instruction 0: packed function 'custom_add_vm_test': expected an int, got "
             "a string");
 }
@@ -253,11 +253,11 @@ TEST(VmTest, ErrorsNameEachFrameAndTheVmStaysUsable) {
   b.ret(2);
   HostMemoryDevice device;
   vm::VirtualMachine machine(b.finish(), device);
-  EXPECT_EQ(error_of([&] { machine.call("main", {Value::integer(-1)}); }),
+  EXPECT_EQ(runtime_error_of([&] { machine.call("main", {Value::integer(-1)}); }),
             "in main, instruction 1: in inner, instruction 0: packed function "
             "'test.fail_on_negative': negative input");
   EXPECT_EQ(machine.call("main", {Value::integer(5)}).as_int(), 5);
-  EXPECT_EQ(error_of([&] { machine.call("main", {}); }),
+  EXPECT_EQ(runtime_error_of([&] { machine.call("main", {}); }),
             "function 'main' takes 1 arguments (v), got 0");
 }
 
@@ -341,7 +341,7 @@ TEST(VmTest, AnExecutableWithoutKernelsForTheDeviceIsRefused) {
   b.exe.backends.push_back({});
   b.exe.backends.back().format = runtime::KernelFormat::Ptx;
   HostMemoryDevice device;
-  EXPECT_EQ(error_of([&] { vm::VirtualMachine machine(b.finish(), device); }),
+  EXPECT_EQ(runtime_error_of([&] { vm::VirtualMachine machine(b.finish(), device); }),
             "the executable has kernels for PTX; device 'host memory' runs SPIR-V");
 }
 
@@ -532,20 +532,20 @@ TEST_F(VmKernelTest, ShapeMismatchesNameTheArgumentAndTheKernelBuffer) {
   auto tensor = [&](int64_t n) {
     return Value::tensor(machine.from_host(DType::Float(32), {n}, a.data()));
   };
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(runtime_error_of([&] {
               machine.call("main", {tensor(7), tensor(6)});
             }),
             "in main, instruction 4: main: argument 'b' (vm_test.py:3:30), expected "
             "R.Tensor((n,), dtype=\"float32\"): dimension 0 is 6, expected 7 (the value of n "
             "bound earlier)");
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(runtime_error_of([&] {
               machine.call("direct", {tensor(7), tensor(7), tensor(6)});
             }),
             "in direct, instruction 0: kernel function 'vector_add': buffer 'C', dimension 0 is "
             "6, expected 7 (the tensor has shape (6,))");
   int32_t ints[7] = {};
   Value int_tensor = Value::tensor(machine.from_host(DType::Int(32), {7}, ints));
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(runtime_error_of([&] {
               machine.call("direct", {tensor(7), int_tensor, tensor(7)});
             }),
             "in direct, instruction 0: kernel function 'vector_add': buffer 'B' has dtype "
@@ -556,13 +556,13 @@ TEST_F(VmKernelTest, ShapeMismatchesNameTheArgumentAndTheKernelBuffer) {
     const vm::Tensor& t = in[0].as_tensor();
     return Value::tensor(m.host_tensor(t.dtype, t.shape, m.to_host(t).data()));
   });
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(runtime_error_of([&] {
               machine.call("on_host", {tensor(7), tensor(7), tensor(7)});
             }),
             "in on_host, instruction 1: kernel function 'vector_add': buffer 'C' is given a "
             "tensor in host memory; kernels read tensors on device '" +
                 device_->limits().name + "' (copy it with vm.builtin.to_device)");
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(runtime_error_of([&] {
               machine.call("direct", {tensor(7), tensor(7), Value::tuple({})});
             }).find("buffer 'C' (argument 2) is given a tuple, expected a tensor"),
             std::string::npos);

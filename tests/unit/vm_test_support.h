@@ -10,6 +10,7 @@
 #include "runtime/device.h"
 #include "runtime/vm/executable.h"
 #include "runtime/vm/vm.h"
+#include "tests/support/errors.h"
 
 namespace relaxc::testing {
 
@@ -169,16 +170,5 @@ class ExecutableBuilder {
   }
   int64_t current_ = -1;
 };
-
-// The message of the RuntimeError that `body` throws ("" when none).
-template <typename Body>
-std::string error_of(Body&& body) {
-  try {
-    body();
-  } catch (const runtime::RuntimeError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace relaxc::testing

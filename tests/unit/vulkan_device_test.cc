@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/support/device_harness.h"
+#include "tests/support/errors.h"
 #include "tests/support/hand_written_kernels.h"
 
 namespace relaxc::runtime {
@@ -23,17 +24,6 @@ namespace {
 using relaxc::testing::run_vector_add;
 
 KernelBinary vector_add_kernel() { return relaxc::testing::vector_add_kernel(KernelFormat::SpirV); }
-
-// The message of the RuntimeError `action` throws; empty when it throws none.
-template <typename Action>
-std::string runtime_error_of(Action&& action) {
-  try {
-    action();
-  } catch (const RuntimeError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 ::testing::AssertionResult contains(const std::string& text, const std::string& part) {
   if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
