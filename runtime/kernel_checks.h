@@ -27,6 +27,17 @@ std::string kernel_on_device(std::string_view kernel, const DeviceLimits& limits
 // RuntimeError naming the kernel, the device and the limit.
 void check_kernel_limits(const KernelBinary& binary, const DeviceLimits& limits);
 
+// The code of a kernel, checked as far as is cheap so that a damaged or mismatched
+// kernel is a RuntimeError ("kernel 'k': ...") and never reaches a driver (which may
+// crash on it). SPIR-V: a whole number of words; the header (magic, version 1.x, an id
+// bound in 1 .. 4194303, schema 0); every instruction's length inside the module, the
+// last one OpFunctionEnd; a GLCompute entry point named `binary.name`, its LocalSize (if
+// declared) equal to `block_size`; every DescriptorSet decoration 0 and every Binding
+// below `num_buffers` (the kernel ABI: buffer i is binding i of set 0). PTX: text (no
+// NUL or other control bytes except at the end) with a `.entry` named `binary.name`.
+// The executable's loader and each device run it.
+void check_kernel_code(const KernelBinary& binary);
+
 // What a launch is checked against: the ABI part of the KernelBinary a kernel was
 // loaded from.
 struct LaunchAbi {
