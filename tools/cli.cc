@@ -42,10 +42,14 @@ void write_output(const CommandLine& cl, const std::string& text) {
   write_file(*cl.output, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
-void check_output_is_not_input(const CommandLine& cl) {
-  if (!cl.output || cl.input == "-") return;
+bool is_input_file(const std::string& output, const std::string& input) {
+  if (input == "-") return false;
   std::error_code ec;
-  if (*cl.output == cl.input || std::filesystem::equivalent(*cl.output, cl.input, ec)) {
+  return output == input || std::filesystem::equivalent(output, input, ec);
+}
+
+void check_output_is_not_input(const CommandLine& cl) {
+  if (cl.output && is_input_file(*cl.output, cl.input)) {
     throw UsageError{"-o '" + *cl.output + "' is the input file; it would be overwritten"};
   }
 }

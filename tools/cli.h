@@ -62,6 +62,8 @@ void write_file(const std::string& path, std::span<const uint8_t> bytes);
 // `text` to -o OUTPUT (write_file), or to standard output, whose failures (a full disk,
 // a closed descriptor) the command's caller finds when it flushes it at the end.
 void write_output(const CommandLine& cl, const std::string& text);
+// Whether `output` names the file `input` (the same path, or another name for it).
+bool is_input_file(const std::string& output, const std::string& input);
 // UsageError when -o names the input file (the same path, or another name for it).
 void check_output_is_not_input(const CommandLine& cl);
 

@@ -69,7 +69,7 @@ constexpr const char* kRunHelp =
 
 Runs the function NAME of PROGRAM on a device. PROGRAM is an executable written by
 'relaxc build', or a text module (.py or .relax), which is built in memory for the
-device's target first. Each --input is a NumPy .npy file (bool, int8-64, uint8-64,
+device's target first; '-' reads either from standard input (so may one --input). Each --input is a NumPy .npy file (bool, int8-64, uint8-64,
 float16/32/64, C order), the function's arguments in order; they are copied to the
 device, the function is called, and the device's name is printed, then each output
 (the result, or each tensor of a result tuple, recursively) as one line: its name
@@ -314,8 +314,12 @@ int run_build(const CommandLine& cl) {
   if (cl.print_after_each) options.print_after_each = &std::cout;
   if (cl.time_passes) options.timing = &std::cerr;
   options.disabled = cl.disabled_passes;
+  const std::string output = cl.output.value_or(default_output(cl.input));
+  if (is_input_file(output, cl.input)) {  // -o was checked; this is the default name
+    throw FileError{output + ": the default output is the input file; give -o OUTPUT"};
+  }
   Executable exe = driver::build(module, targets, options);
-  write_file(cl.output.value_or(default_output(cl.input)), runtime::vm::save_executable(exe));
+  write_file(output, runtime::vm::save_executable(exe));
   return kExitSuccess;
 }
 

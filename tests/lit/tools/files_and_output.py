@@ -75,6 +75,11 @@
 # SAME-OTHER: relaxc opt: error: -o './dir/../in.py' is the input file; it would be overwritten
 # SAME-OTHER: exit status 2
 # RUN: cmp %s %t/in.py
+# RUN: cp %s %t/text.rxe
+# RUN: sh -c 'cd %t && %relaxc build text.rxe --target "vulkan -profile=mobile" 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=DEFAULT-SAME
+# DEFAULT-SAME: relaxc build: error: text.rxe: the default output is the input file; give -o OUTPUT
+# DEFAULT-SAME-NEXT: exit status 1
+# RUN: cmp %s %t/text.rxe
 #
 # codegen with several kernels writes them next to -o OUTPUT: only when it names a file.
 # RUN: sh -c '%relaxc codegen %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/dir 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=CODEGEN-DIR
