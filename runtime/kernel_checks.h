@@ -34,7 +34,9 @@ void check_kernel_limits(const KernelBinary& binary, const DeviceLimits& limits)
 // last one OpFunctionEnd; a GLCompute entry point named `binary.name`, its LocalSize (if
 // declared) equal to `block_size`; every DescriptorSet decoration 0 and every Binding
 // below `num_buffers` (the kernel ABI: buffer i is binding i of set 0). PTX: text (no
-// NUL or other control bytes except at the end) with a `.entry` named `binary.name`.
+// NUL or other control bytes except at the end) with a `.entry` named `binary.name`
+// whose parameters, where the scan understands them, are the ABI's (8-byte buffers,
+// then 4- or 8-byte scalars).
 // The executable's loader and each device run it.
 void check_kernel_code(const KernelBinary& binary);
 

@@ -1,13 +1,14 @@
 // check_kernel_code: a light scan of a kernel's SPIR-V (header, instruction lengths, the
-// entry point, its LocalSize, the descriptor decorations) or PTX (text, the .entry), the
-// checks that keep damaged code away from a driver.
-#include <cctype>
+// entry point, its LocalSize, the descriptor decorations) or PTX (text, the .entry and
+// its parameters, through the CUDA device's scan_ptx_entries), the checks that keep
+// damaged code away from a driver.
 #include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string_view>
 #include <utility>
 
+#include "runtime/cuda/cuda_kernels.h"
 #include "runtime/kernel_checks.h"
 
 namespace relaxc::runtime {
@@ -131,33 +132,55 @@ void check_spirv(const KernelBinary& binary) {
   }
 }
 
-bool is_identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+// The entry's parameters against the ABI: 8-byte pointers for the buffers, then 4- or
+// 8-byte integers for the scalars.
+void check_ptx_parameters(const KernelBinary& binary, const std::vector<size_t>& sizes) {
+  const std::string where = "kernel '" + binary.name + "': ";
+  size_t expected = static_cast<size_t>(binary.num_buffers) + binary.scalars.size();
+  if (sizes.size() != expected) {
+    runtime_error() << where << "the PTX entry takes " << sizes.size()
+                    << " parameter(s), but its ABI has " << binary.num_buffers << " buffer(s) and "
+                    << binary.scalars.size() << " scalar(s)";
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    bool is_buffer = i < static_cast<size_t>(binary.num_buffers);
+    size_t want = 8;
+    std::string what = "buffer argument " + std::to_string(i) + " (a 64-bit pointer)";
+    if (!is_buffer) {
+      size_t scalar = i - binary.num_buffers;
+      bool wide = binary.scalars[scalar] == ScalarType::Int64;
+      want = wide ? 8 : 4;
+      what = "scalar argument " + std::to_string(scalar) + (wide ? " (int64)" : " (int32)");
+    }
+    if (sizes[i] != want) {
+      runtime_error() << where << "PTX parameter " << i << " is " << sizes[i]
+                      << " bytes, but the ABI passes " << what << " there, " << want << " bytes";
+    }
+  }
 }
 
 void check_ptx(const KernelBinary& binary) {
   const std::string where = "kernel '" + binary.name + "': ";
   std::string_view text(reinterpret_cast<const char*>(binary.code.data()), binary.code.size());
   while (!text.empty() && text.back() == '\0') text.remove_suffix(1);  // a C string's end
+  if (text.empty()) runtime_error() << where << "the PTX text is empty";
   for (size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-      runtime_error() << where << "the PTX is not text (byte " << i << " is " << int{c} << ")";
+      runtime_error() << where << "the PTX text has byte " << int{c} << " at offset " << i
+                      << "; PTX is text";
     }
   }
-  // ".entry NAME" followed by something that ends the name ('(' or a space).
-  for (size_t at = text.find(".entry"); at != std::string_view::npos;
-       at = text.find(".entry", at + 1)) {
-    size_t name = at + std::strlen(".entry");
-    if (name >= text.size() || !std::isspace(static_cast<unsigned char>(text[name]))) continue;
-    while (name < text.size() && std::isspace(static_cast<unsigned char>(text[name]))) ++name;
-    const size_t end = name + binary.name.size();
-    if (text.substr(name, binary.name.size()) == binary.name &&
-        (end == text.size() || !is_identifier_char(text[end]))) {
-      return;
-    }
+  const std::vector<PtxEntry> entries = scan_ptx_entries(text);
+  for (const PtxEntry& entry : entries) {
+    if (entry.name != binary.name) continue;
+    if (entry.param_sizes) check_ptx_parameters(binary, *entry.param_sizes);
+    return;
   }
-  runtime_error() << where << "the PTX has no .entry named '" << binary.name << "'";
+  std::string names;
+  for (const PtxEntry& entry : entries) names += (names.empty() ? "'" : ", '") + entry.name + "'";
+  runtime_error() << where << "the PTX module has no .entry named '" << binary.name << "' (it has "
+                  << (names.empty() ? "none" : names) << ")";
 }
 
 }  // namespace

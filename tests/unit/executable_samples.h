@@ -136,7 +136,8 @@ inline Backend sample_backend(KernelFormat format) {
   } else {
     const std::string ptx =
         ".version 8.0\n.target sm_90\n.address_size 64\n"
-        ".visible .entry dense_kernel0(\n.param .u64 p0\n)\n{\nret;\n}\n";
+        ".visible .entry dense_kernel0(\n.param .u64 A,\n.param .u64 B,\n.param .u64 W,\n"
+        ".param .u64 n\n)\n{\nret;\n}\n";
     k.code.assign(ptx.begin(), ptx.end());
     k.scalars = {ScalarType::Int64};
     k.shared_memory_bytes = 1024;

@@ -484,7 +484,8 @@ TEST(ExecutableValidation, Kernels) {
   });
 }
 
-// What the loader checks of PTX: text with a .entry of the kernel's name.
+// What the loader checks of PTX: text with a .entry of the kernel's name, its
+// parameters the ABI's.
 TEST(ExecutableValidation, PtxKernels) {
   const std::string cuda = "executable: backend 1 (cuda -arch=sm_90), kernel 0 'dense_kernel0': ";
   auto ptx = [](Executable& e, const std::string& text) {
@@ -492,16 +493,23 @@ TEST(ExecutableValidation, PtxKernels) {
   };
   expect_errors({
       {[&](Executable& e) { ptx(e, ".version 8.0\n.target sm_90\n"); },
-       cuda + "the PTX has no .entry named 'dense_kernel0'"},
+       cuda + "the PTX module has no .entry named 'dense_kernel0' (it has none)"},
       {[&](Executable& e) { ptx(e, ".visible .entry dense_kernel01(\n)\n"); },
-       cuda + "the PTX has no .entry named 'dense_kernel0'"},
-      {[&](Executable& e) { ptx(e, "// .entrydense_kernel0(\n"); },
-       cuda + "the PTX has no .entry named 'dense_kernel0'"},
+       cuda + "the PTX module has no .entry named 'dense_kernel0' (it has 'dense_kernel01')"},
+      {[&](Executable& e) { ptx(e, "// .entry dense_kernel0(\n"); },
+       cuda + "the PTX module has no .entry named 'dense_kernel0' (it has none)"},
+      {[&](Executable& e) { ptx(e, std::string(1, '\0')); }, cuda + "the PTX text is empty"},
       {[&](Executable& e) { e.backends[1].kernels[0].code[3] = 1; },
-       cuda + "the PTX is not text (byte 3 is 1)"},
+       cuda + "the PTX text has byte 1 at offset 3; PTX is text"},
+      {[&](Executable& e) { e.backends[1].kernels[0].scalars[0] = ScalarType::Int32; },
+       cuda + "PTX parameter 3 is 8 bytes, but the ABI passes scalar argument 0 (int32) there, "
+              "4 bytes"},
+      {[&](Executable& e) { ptx(e, ".entry dense_kernel0(\n.param .u64 A\n)\n"); },
+       cuda + "the PTX entry takes 1 parameter(s), but its ABI has 3 buffer(s) and 1 scalar(s)"},
   });
   Executable exe = sample_executable();
-  ptx(exe, std::string(".entry dense_kernel0 (\n)\n") + '\0');  // a C string's end is fine
+  std::vector<uint8_t>& code = exe.backends[1].kernels[0].code;
+  code.push_back('\0');  // a C string's end is fine
   EXPECT_EQ(validation_error(exe), "<valid>");
 }
 
@@ -570,7 +578,7 @@ TEST(Executable, Text) {
            "  kernel 0 'dense_kernel0': SPIR-V, block (64, 1, 1), 3 buffers, scalars (int32), "
            "shared memory 0 bytes, 128 bytes of code\n",
            "  kernel 0 'dense_kernel0': PTX, block (64, 1, 1), 3 buffers, scalars (int64), shared "
-           "memory 1024 bytes, 101 bytes of code\n",
+           "memory 1024 bytes, 145 bytes of code\n",
        }) {
     EXPECT_TRUE(contains(text, line)) << "missing: " << line << "in:\n" << text;
   }
