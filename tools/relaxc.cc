@@ -51,9 +51,9 @@ an executable; '-' reads standard input. Input files must be regular files (at m
 
 Exit status: 0 on success, 1 if the module has errors or a file cannot be read or
 written (standard output included), 2 on a usage error (unknown command or option,
-missing FILE, -o naming the input). 'relaxc run' also exits
-1 when running fails (a wrong input, a run-time check, a device error). An internal
-error (a bug in relaxc) is reported as such and exits 70.
+missing FILE, -o naming the input). 'relaxc run' also exits 1 when running fails (a
+wrong input, a run-time check, a device error). An internal error (a bug in relaxc) is
+reported as such and exits 70.
 )";
 
 constexpr const char* kCheckHelp =
@@ -412,6 +412,11 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
     return kExitInternalError;
   } catch (const std::bad_alloc&) {
     std::cerr << "relaxc " << name << ": error: out of host memory\n";
+    return kExitInputError;
+  } catch (const std::exception& e) {
+    // A library's failure that no check above names (a filesystem error): still one
+    // line that starts with the command.
+    std::cerr << "relaxc " << name << ": error: " << e.what() << "\n";
     return kExitInputError;
   }
 }

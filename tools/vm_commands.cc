@@ -69,11 +69,12 @@ constexpr const char* kRunHelp =
 
 Runs the function NAME of PROGRAM on a device. PROGRAM is an executable written by
 'relaxc build', or a text module (.py or .relax), which is built in memory for the
-device's target first; '-' reads either from standard input (so may one --input). Each --input is a NumPy .npy file (bool, int8-64, uint8-64,
-float16/32/64, C order), the function's arguments in order; they are copied to the
-device, the function is called, and the device's name is printed, then each output
-(the result, or each tensor of a result tuple, recursively) as one line: its name
-NAME_I, dtype, shape and first values. With --output-dir, each is also written to DIR/NAME_I.npy (a shape as a
+device's target first; '-' reads either from standard input (so may one --input).
+Each --input is a NumPy .npy file (bool, int8-64, uint8-64, float16/32/64, C order),
+the function's arguments in order; they are copied to the device, the function is
+called, and the device's name is printed, then each output (the result, or each tensor
+of a result tuple, recursively) as one line: its name NAME_I, dtype, shape and first
+values. With --output-dir, each is also written to DIR/NAME_I.npy (a shape as a
 one-dimensional int64 array, a PrimValue as a zero-dimensional int64, float64 or bool
 array).
 

@@ -11,7 +11,7 @@
 # PROGRAM: '-' reads standard input
 # PROGRAM: Exit status: 0 on success, 1 if the module has errors or a file cannot be read or
 # PROGRAM-NEXT: written (standard output included), 2 on a usage error
-# PROGRAM: error (a bug in relaxc) is reported as such and exits 70.
+# PROGRAM: reported as such and exits 70.
 #
 # RUN: %relaxc check --help | FileCheck %s --check-prefix=CHECK-CMD
 # RUN: %relaxc help check | FileCheck %s --check-prefix=CHECK-CMD
