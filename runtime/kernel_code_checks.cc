@@ -2,7 +2,6 @@
 // entry point, its LocalSize, the descriptor decorations) or PTX (text, the .entry and
 // its parameters, through the CUDA device's scan_ptx_entries), the checks that keep
 // damaged code away from a driver.
-#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -10,6 +9,7 @@
 
 #include "runtime/cuda/cuda_kernels.h"
 #include "runtime/kernel_checks.h"
+#include "runtime/runtime_error.h"
 
 namespace relaxc::runtime {
 namespace {
@@ -25,12 +25,6 @@ constexpr uint32_t kExecutionModelGLCompute = 5;
 constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kDecorationBinding = 33;
 constexpr uint32_t kDecorationDescriptorSet = 34;
-
-std::string hex(uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof(text), "0x%08x", value);
-  return text;
-}
 
 // The literal string starting at `words[begin]`, up to its terminating zero byte.
 std::string literal_string(const std::vector<uint32_t>& words, size_t begin, size_t end) {
@@ -59,10 +53,10 @@ void check_spirv(const KernelBinary& binary) {
   std::memcpy(words.data(), binary.code.data(), binary.code.size());
   if (words[0] != kSpirvMagic) {
     runtime_error() << where << "the code does not start with the SPIR-V magic number "
-                    << hex(kSpirvMagic) << " (found " << hex(words[0]) << ")";
+                    << hex_word(kSpirvMagic) << " (found " << hex_word(words[0]) << ")";
   }
   if ((words[1] >> 16) != 1 || (words[1] & 0xff) != 0) {
-    runtime_error() << where << "the SPIR-V version word " << hex(words[1])
+    runtime_error() << where << "the SPIR-V version word " << hex_word(words[1])
                     << " is not a version 1.x";
   }
   const uint32_t bound = words[3];

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string_view>
@@ -20,6 +19,7 @@
 
 #include "runtime/crc32c.h"
 #include "runtime/input_file.h"
+#include "runtime/runtime_error.h"
 #include "runtime/vm/executable.h"
 
 namespace relaxc::runtime::vm {
@@ -205,8 +205,8 @@ class Reader {
       const uint32_t actual = crc32c(bytes_.subspan(pos_, static_cast<size_t>(length)));
       if (actual != checksum) {
         runtime_error() << "executable: damaged: section '" << name << "' (bytes " << pos_ << " to "
-                        << end << ") has checksum " << hex(actual) << ", the file says "
-                        << hex(checksum);
+                        << end << ") has checksum " << hex_word(actual) << ", the file says "
+                        << hex_word(checksum);
       }
     }
     const std::span<const uint8_t> whole = bytes_;
@@ -240,12 +240,6 @@ class Reader {
     for (size_t i = 0; i < n; ++i) v |= uint64_t{bytes_[pos_ + i]} << (8 * i);
     pos_ += n;
     return v;
-  }
-
-  static std::string hex(uint32_t v) {
-    char text[16];
-    std::snprintf(text, sizeof(text), "0x%08x", v);
-    return text;
   }
 
   std::span<const uint8_t> bytes_;  // up to the end of the section being read
