@@ -22,6 +22,11 @@ Source read_source(const std::string& input) {
 }
 
 void write_file(const std::string& path, std::span<const uint8_t> bytes) {
+  if (path == "-") {  // checked when the command flushes standard output at its end
+    std::cout.write(reinterpret_cast<const char*>(bytes.data()),
+                    static_cast<std::streamsize>(bytes.size()));
+    return;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw FileError{path + ": cannot write: it is a directory"};

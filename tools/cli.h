@@ -56,8 +56,9 @@ struct Source {
 // The file's text, or standard input's for "-", through runtime::read_input_file (a
 // regular file of at most kMaxTextFileBytes): its RuntimeError names the file.
 Source read_source(const std::string& input);
-// Writes `bytes` to `path` (replacing it); FileError "PATH: cannot write: REASON" when
-// it is a directory, cannot be opened, or the write or close fails (a full disk).
+// Writes `bytes` to `path` (replacing it), or to standard output for "-"; FileError
+// "PATH: cannot write: REASON" when it is a directory, cannot be opened, or the write or
+// close fails (a full disk).
 void write_file(const std::string& path, std::span<const uint8_t> bytes);
 // `text` to -o OUTPUT (write_file), or to standard output, whose failures (a full disk,
 // a closed descriptor) the command's caller finds when it flushes it at the end.

@@ -47,7 +47,8 @@ Commands:
 
 FILE is a text module (.py or .relax, see docs/text_format.md), or for run and inspect
 an executable; '-' reads standard input. Input files must be regular files (at most
-256 MiB for a module, 16 GiB for an executable or .npy); -o must not name the input.
+256 MiB for a module, 16 GiB for an executable or .npy); -o must not name the input,
+and -o - writes to standard output.
 
 Exit status: 0 on success, 1 if the module has errors or a file cannot be read or
 written (standard output included), 2 on a usage error (unknown command or option,
@@ -118,7 +119,7 @@ Options:
   -o OUTPUT         write the kernel to OUTPUT (a SPIR-V binary, or PTX); with several
                     kernels, one file per kernel named OUTPUT's stem + '.' + kernel +
                     OUTPUT's extension, next to OUTPUT (which must then name a file,
-                    not a directory or a device)
+                    not standard output, a directory or a device)
   --emit=asm        write text instead: SPIR-V assembly, or PTX (the default without -o)
   --emit=binary     write SPIR-V binaries (the default with -o)
   -h, --help        print this help
@@ -313,8 +314,10 @@ int run_codegen(const CommandLine& cl) {
   // file (a directory or a device has no stem to derive their names from).
   std::error_code ec;
   std::filesystem::file_status status = std::filesystem::status(*cl.output, ec);
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    throw FileError{*cl.output + ": not a regular file; the " + std::to_string(kernels.size()) +
+  if (*cl.output == "-" ||
+      (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))) {
+    std::string shown = *cl.output == "-" ? "standard output" : *cl.output;
+    throw FileError{shown + ": not a regular file; the " + std::to_string(kernels.size()) +
                     " kernels are written next to -o OUTPUT as OUTPUT's stem + '.' + kernel + "
                     "extension, so OUTPUT must name a file (or use --emit=asm)"};
   }

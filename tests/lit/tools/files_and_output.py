@@ -46,6 +46,15 @@
 # RUN-STDIN-TRUNCATED: relaxc run: error: executable file '<stdin>': truncated at byte 300
 # RUN-STDIN-TRUNCATED-NEXT: exit status 1
 #
+# -o - writes to standard output: an executable, a kernel, a module; several kernels
+# cannot go there (they are written one file each).
+# RUN: %relaxc build %s --target "vulkan -profile=mobile" -o - | %relaxc inspect - | FileCheck %s --check-prefix=BUILD-STDOUT
+# BUILD-STDOUT: relaxc executable, version 2
+# RUN: %relaxc print %s -o - | FileCheck %s --check-prefix=PRINT
+# RUN: sh -c '%relaxc codegen --target "vulkan -profile=mobile" %S/../../../examples/mlp.py --emit=binary -o - 2>&1 >/dev/null; echo "exit status $?"' | FileCheck %s --check-prefix=CODEGEN-STDOUT
+# CODEGEN-STDOUT: relaxc codegen: error: standard output: not a regular file; the 2 kernels are written next to -o OUTPUT
+# CODEGEN-STDOUT-NEXT: exit status 1
+#
 # Output that cannot be written: a full device, a closed standard output.
 # RUN: sh -c '%relaxc print %s > /dev/full 2>%t/err; echo "exit status $?" >> %t/err'; FileCheck %s --check-prefix=FULL < %t/err
 # FULL: relaxc print: error: standard output: cannot write: No space left on device
