@@ -92,6 +92,31 @@ std::string called_name(const PyExpr& e) {
   return call == nullptr ? "" : dotted_name(*call->func);
 }
 
+std::vector<std::pair<const PyName*, const PyExpr*>> parallel_assignment(const PyAssign& a) {
+  const auto* names = a.target->as<PyTuple>();
+  const auto* values = a.value != nullptr ? a.value->as<PyTuple>() : nullptr;
+  if (names == nullptr || values == nullptr || names->items.size() != values->items.size()) {
+    return {};
+  }
+  std::vector<std::pair<const PyName*, const PyExpr*>> pairs;
+  for (size_t i = 0; i < names->items.size(); ++i) {
+    const auto* name = names->items[i]->as<PyName>();
+    if (name == nullptr) return {};
+    pairs.emplace_back(name, values->items[i].get());
+  }
+  return pairs;
+}
+
+std::vector<const PyExpr*> buffer_indices(const PySubscript& s) {
+  if (s.indices.size() == 1) {
+    const auto* empty = s.indices[0]->as<PyTuple>();
+    if (empty != nullptr && empty->items.empty()) return {};
+  }
+  std::vector<const PyExpr*> indices;
+  for (const PyExprPtr& index : s.indices) indices.push_back(index.get());
+  return indices;
+}
+
 DataType parse_dtype(const PyExpr& e, bool allow_void) {
   const auto* s = e.as<PyString>();
   if (s == nullptr) user_error(e.span) << "expected a data type string such as \"float32\"";

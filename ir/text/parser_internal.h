@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "ir/module.h"
@@ -80,6 +81,15 @@ const PyExpr* keyword_argument(const PyCall& call, const std::string& name);
 const PyCall* as_call_of(const PyExpr& e, const std::string& callee);
 // The dotted name that `e` calls ("R.add"), or "" if `e` is no call of a dotted name.
 std::string called_name(const PyExpr& e);
+
+// The (name, value) pairs of a parallel assignment `n, m = T.int64(), T.int64()` (as TVM
+// declares several shape variables on one line); empty if `a` is not one: its target is
+// not a tuple of names, or its value not a tuple of as many items.
+std::vector<std::pair<const PyName*, const PyExpr*>> parallel_assignment(const PyAssign& a);
+
+// The indices of a buffer subscript: none for `A[()]` (how TVM writes a 0-d buffer's only
+// element), else one per item of `A[i, j]`.
+std::vector<const PyExpr*> buffer_indices(const PySubscript& s);
 
 // ---------------------------------------------------------------- Literals
 
@@ -247,6 +257,10 @@ class RelaxParser {
   PrimExprParser prims_;
   // While a signature is read, strings in it declare shape variables.
   bool in_signature_ = false;
+  // The DataflowVars of the dataflow blocks that have ended. A use of one is refused here
+  // (spec rule 1): consecutive dataflow blocks are merged into one as they are built, so
+  // the checker could no longer see that the use is in another block.
+  std::unordered_set<const relax::ExprNode*> ended_dataflow_vars_;
 };
 
 }  // namespace relaxc::text

@@ -262,7 +262,7 @@ tir::Buffer PrimExprParser::buffer(const PyExpr& e) const {
 tir::PrimExpr PrimExprParser::parse_load(const PySubscript& s, const PrimExprContext& ctx) {
   tir::Buffer buf = buffer(*s.value);
   std::vector<tir::PrimExpr> indices;
-  for (const PyExprPtr& index : s.indices) {
+  for (const PyExpr* index : buffer_indices(s)) {
     if (index->as<PySlice>()) {
       user_error(index->span) << "a slice is only allowed in a region (T.reads, T.writes, "
                                  "T.match_buffer)";
@@ -290,12 +290,13 @@ tir::BufferRegion PrimExprParser::region(const PyExpr& e) {
   if (s == nullptr) user_error(e.span) << "expected a buffer region such as A[i, 0:4]";
   node->buffer = buffer(*s->value);
   const std::vector<tir::PrimExpr>& shape = node->buffer->shape;
-  if (s->indices.size() != shape.size()) {
+  std::vector<const PyExpr*> indices = buffer_indices(*s);
+  if (indices.size() != shape.size()) {
     user_error(s->span) << "buffer '" << node->buffer->name << "' has " << shape.size()
-                        << " dimension(s), indexed with " << s->indices.size();
+                        << " dimension(s), indexed with " << indices.size();
   }
-  for (size_t i = 0; i < s->indices.size(); ++i) {
-    const PyExpr& index = *s->indices[i];
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const PyExpr& index = *indices[i];
     const auto* slice = index.as<PySlice>();
     if (slice == nullptr) {
       tir::PrimExpr point = parse(index);

@@ -164,6 +164,11 @@ relax::Expr RelaxParser::name_expr(const PyName& name) {
   }
   switch (symbol->kind) {
     case Symbol::Kind::RelaxValue:
+      if (ended_dataflow_vars_.count(symbol->relax_value.get()) != 0) {
+        user_error(name.span) << "[rule 1] DataflowVar '" << name.id
+                              << "' is used outside the dataflow block that binds it; list it "
+                                 "in that block's R.output to use it afterwards";
+      }
       return symbol->relax_value;
     case Symbol::Kind::PrimVar:
       return relax::make_prim_value(symbol->prim_var, name.span);
@@ -225,24 +230,45 @@ relax::Expr RelaxParser::call_expr(const PyCall& call) {
 relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& op) {
   const std::string display = "R." + relax::op_script_name(op.name);
   const std::vector<std::string>& names = op.arg_names;
+  // The destination-passing calls (R.call_tir, R.call_dps_packed) take out_sinfo also as
+  // their third positional argument, R.call_tir(f, args, out_sinfo, tir_vars), and a
+  // single value for `args`, which becomes a tuple of one, as TVM's R.call_tir does.
+  const bool destination_passing = op.sinfo_args_keyword == "out_sinfo";
+  constexpr size_t kOutSinfoPosition = 2;
+  std::vector<const PyExpr*> positional;
+  const PyExpr* positional_sinfo = nullptr;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    if (destination_passing && i == kOutSinfoPosition) {
+      positional_sinfo = call.args[i].get();
+    } else {
+      positional.push_back(call.args[i].get());
+    }
+  }
   // The parameters a keyword can name: a variadic operator's last one stands for the
   // trailing positional arguments.
   size_t named = op.variadic && !names.empty() ? names.size() - 1 : names.size();
-  if (!op.variadic && call.args.size() > names.size()) {
+  if (!op.variadic && positional.size() > names.size()) {
+    std::vector<std::string> parameters = names;
+    if (destination_passing) {
+      parameters.insert(parameters.begin() + kOutSinfoPosition, op.sinfo_args_keyword);
+    }
     std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    user_error(call.args[names.size()]->span)
+    for (const std::string& n : parameters) list += (list.empty() ? "" : ", ") + n;
+    user_error(call.args[parameters.size()]->span)
         << display << " takes "
-        << (static_cast<size_t>(op.num_required_args) == names.size() ? "" : "at most ")
-        << names.size() << " argument" << (names.size() == 1 ? "" : "s")
-        << (names.empty() ? "" : " (" + list + ")") << ", got " << call.args.size();
+        << (static_cast<size_t>(op.num_required_args) == parameters.size() ? "" : "at most ")
+        << parameters.size() << " argument" << (parameters.size() == 1 ? "" : "s")
+        << (parameters.empty() ? "" : " (" + list + ")") << ", got " << call.args.size();
   }
-  std::vector<const PyExpr*> slots;
-  for (const PyExprPtr& arg : call.args) slots.push_back(arg.get());
+  std::vector<const PyExpr*> slots = positional;
   std::vector<relax::StructInfo> sinfo;
+  if (positional_sinfo != nullptr) sinfo = sinfo_args(*positional_sinfo);
   std::vector<Attrs::Entry> attrs;
   for (const PyKeyword& kw : call.keywords) {
     if (!op.sinfo_args_keyword.empty() && kw.name == op.sinfo_args_keyword) {
+      if (positional_sinfo != nullptr) {
+        user_error(kw.span) << display << " got two values for argument '" << kw.name << "'";
+      }
       sinfo = sinfo_args(*kw.value);
       continue;
     }
@@ -279,6 +305,10 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
   }
   std::vector<relax::Expr> args;
   for (const PyExpr* slot : slots) args.push_back(expr(*slot));
+  if (destination_passing && args.size() > 1 &&
+      !args[1]->struct_info.is<relax::TupleStructInfoNode>()) {
+    args[1] = builder_.tuple({args[1]}, slots[1]->span);
+  }
   return builder_.call_op(op.name, std::move(args), std::move(sinfo), Attrs(std::move(attrs)),
                           call.span);
 }

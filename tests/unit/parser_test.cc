@@ -466,6 +466,40 @@ TEST(Module, DiagnosticsRenderFileLineColumnAndCaret) {
   }
 }
 
+// A byte-order mark and old Mac line ends ('\r' alone) read as Python reads them, with
+// every line and column where an editor shows it.
+TEST(Module, ByteOrderMarkAndCarriageReturnLineEnds) {
+  const std::string lines[] = {"@I.ir_module", "class Module:", "    @R.function",
+                               "    def f(x: R.Tensor((2,))):", "        y = R.ad(x, x)",
+                               "        return y"};
+  for (const char* line_end : {"\n", "\r\n", "\r"}) {
+    for (const char* start : {"", "\xEF\xBB\xBF"}) {
+      std::string source = start;
+      for (const std::string& line : lines) source += line + line_end;
+      SCOPED_TRACE(testing::PrintToString(source.substr(0, 20)));
+      EXPECT_EQ(module_error(source), "5:13: unknown operator 'R.ad'");
+      size_t typo = source.find("R.ad(");
+      source.replace(typo, 4, "R.add");
+      EXPECT_EQ(text::parse_module(source)->functions.size(), 1u);
+    }
+  }
+  // A byte-order mark anywhere else is no whitespace.
+  EXPECT_EQ(module_error("@I.ir_module\n\xEF\xBB\xBF" "class Module:\n    pass\n"),
+            "2:1: unexpected character '\xEF\xBB\xBF'");
+}
+
+TEST(Module, TheDecoratorMayBeSpelledTvmScriptIrModule) {
+  for (const char* decorator : {"@I.ir_module", "@tvm.script.ir_module",
+                                "@tvm.script.ir.ir_module"}) {
+    IRModule m = text::parse_module(std::string(decorator) +
+                                    "\nclass Module:\n    @R.function\n    def main(x: "
+                                    "R.Object):\n        return x\n");
+    EXPECT_EQ(m->functions.size(), 1u) << decorator;
+  }
+  EXPECT_EQ(module_error("@tvm.ir_module\nclass Module:\n    pass\n"),
+            "1:2: a module class is decorated with @I.ir_module only");
+}
+
 // ---------------------------------------------------------------- Robustness
 
 TEST(Robustness, DeepButBoundedProgramsParse) {

@@ -9,6 +9,7 @@
 #include "ir/structural_equal.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
+#include "ir/tir/functor.h"
 #include "tests/support/errors.h"
 
 namespace relaxc {
@@ -752,6 +753,58 @@ TEST(TirParserErrors, BlockStructure) {
             "5:28: parameter 'A' is already matched to a buffer");
   EXPECT_EQ(error_of(prim_module(params, "        T.alloc_buffer((4,))\n")),
             "5:9: the result of T.alloc_buffer must be assigned to a name");
+}
+
+// TVM indexes a 0-d buffer's only element as A[()]: a load, a store and a region with no
+// indices.
+TEST(TirParser, ZeroDimensionalBuffersIndexedWithAnEmptyTuple) {
+  tir::PrimFunc f = parse_func(prim_module("A: T.Buffer((4,), \"float32\"), B: T.Buffer((), "
+                                           "\"float32\")",
+                                           R"(        for i in range(4):
+            with T.block("sum"):
+                vi = T.axis.reduce(4, i)
+                T.reads(A[vi], B[()])
+                T.writes(B[()])
+                with T.init():
+                    B[()] = T.float32(0)
+                B[()] = B[()] + A[vi]
+)"),
+                               "f");
+  ASSERT_TRUE(f.defined());
+  const tir::BlockNode* block = nullptr;
+  tir::post_order_visit(f->body, [&](const Ref<Object>& node) {
+    if (const auto* b = node.as<tir::BlockNode>(); b != nullptr && b->name == "sum") block = b;
+  });
+  ASSERT_NE(block, nullptr);
+  ASSERT_EQ(block->reads.size(), 2u);
+  EXPECT_TRUE(block->reads[1]->region.empty());
+  ASSERT_EQ(block->writes.size(), 1u);
+  EXPECT_TRUE(block->writes[0]->region.empty());
+  const auto* store = block->body.as<tir::BufferStoreNode>();
+  ASSERT_NE(store, nullptr);
+  EXPECT_TRUE(store->indices.empty());
+  const auto* load = store->value.as<tir::AddNode>()->a.as<tir::BufferLoadNode>();
+  ASSERT_NE(load, nullptr);
+  EXPECT_TRUE(load->indices.empty());
+  EXPECT_EQ(error_of(prim_module("B: T.Buffer((4,), \"float32\")", "        B[()] = T.float32(0)\n")),
+            "5:9: buffer 'B' has 1 dimension(s), indexed with 0");
+}
+
+TEST(TirParser, VariablesDeclaredOnOneLine) {
+  const std::string one_line = prim_module("a: T.handle, b: T.handle",
+                                           R"(        n, m = T.int64(), T.int32()
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (m,))
+        for i in range(m):
+            B[i] = A[T.Cast("int64", i)]
+)");
+  std::string per_line = one_line;
+  per_line.replace(per_line.find("n, m = T.int64(), T.int32()"), 27,
+                   "n = T.int64()\n        m = T.int32()");
+  EXPECT_TRUE(structural_equal(parse_func(one_line, "f"), parse_func(per_line, "f")));
+  EXPECT_EQ(error_of(prim_module("", "        n, m = T.int64(), 4\n")),
+            "5:9: only T.axis.remap, or variable declarations (n, m = T.int64(), T.int64()), can "
+            "be assigned to several names");
 }
 
 }  // namespace
