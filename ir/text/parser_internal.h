@@ -146,6 +146,7 @@ class PrimExprParser {
   tir::PrimExpr parse_compare(const PyCompare& c, const PrimExprContext& ctx);
   tir::PrimExpr parse_load(const PySubscript& s, const PrimExprContext& ctx);
   tir::PrimExpr parse_call(const PyCall& call, const PrimExprContext& ctx);
+  tir::PrimExpr limit_value(const PyCall& call, bool greatest);
   tir::PrimExpr parse_intrinsic(const PyCall& call, const std::string& script_name,
                                 const PrimExprContext& ctx);
 

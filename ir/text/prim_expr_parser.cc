@@ -424,12 +424,42 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
     match_operand_types(a, b, c, call.span);
     return tir::binary(it->second, a, b, call.span);
   }
+  if (fn == "min_value" || fn == "max_value") return limit_value(call, fn == "max_value");
   if (fn == "Not") {
     auto args = bind_arguments(call, c, {"a"}, 1);
     return tir::logical_not(operand(args[0]), call.span);
   }
   if (tir::find_intrinsic_by_script_name(fn) != nullptr) return parse_intrinsic(call, fn, ctx);
   user_error(call.func->span) << "unknown TensorIR function '" << c << "'";
+}
+
+// T.min_value("float32") / T.max_value(...): the least / greatest finite value of a scalar
+// type, folded to a constant as TVM folds it (legalized reductions start from them).
+tir::PrimExpr PrimExprParser::limit_value(const PyCall& call, bool greatest) {
+  const std::string callee = greatest ? "T.max_value" : "T.min_value";
+  auto args = bind_arguments(call, callee, {"dtype"}, 1);
+  DataType dtype = parse_dtype(*args[0]);
+  if (!dtype.is_scalar() || !(dtype.is_integer() || dtype.is_float()) || dtype.is_bool() ||
+      dtype.bits() > 64) {
+    user_error(args[0]->span) << callee << " takes a scalar integer or float type, got "
+                              << dtype.str();
+  }
+  if (dtype.is_float()) {
+    double limit = dtype.is_bfloat()    ? 3.38953138925153547590470800371487866880e+38
+                   : dtype.bits() == 16 ? 65504.0
+                   : dtype.bits() == 32 ? static_cast<double>(std::numeric_limits<float>::max())
+                                        : std::numeric_limits<double>::max();
+    return tir::float_imm(dtype, greatest ? limit : -limit, call.span);
+  }
+  const int bits = dtype.bits();
+  if (dtype.is_uint()) {
+    if (greatest && bits == 64) {
+      user_error(call.span) << "T.max_value(\"uint64\") does not fit the int64 a constant holds";
+    }
+    return tir::int_imm(dtype, greatest ? (int64_t{1} << bits) - 1 : 0, call.span);
+  }
+  int64_t most = bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
+  return tir::int_imm(dtype, greatest ? most : -most - 1, call.span);
 }
 
 tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::string& script_name,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "ir/arith/analyzer.h"
@@ -805,6 +806,30 @@ TEST(TirParser, VariablesDeclaredOnOneLine) {
   EXPECT_EQ(error_of(prim_module("", "        n, m = T.int64(), 4\n")),
             "5:9: only T.axis.remap, or variable declarations (n, m = T.int64(), T.int64()), can "
             "be assigned to several names");
+}
+
+// T.min_value / T.max_value fold to the least / greatest finite value of the type.
+TEST(TirParser, MinAndMaxValueAreConstants) {
+  tir::PrimFunc f = parse_func(prim_module("A: T.Buffer((1,), \"float32\"), B: T.Buffer((1,), "
+                                           "\"int8\"), C: T.Buffer((1,), \"uint16\")",
+                                           "        A[0] = T.min_value(\"float32\")\n"
+                                           "        B[0] = T.max_value(\"int8\") - T.min_value(\"int8\")\n"
+                                           "        C[0] = T.max_value(\"uint16\")\n"),
+                               "f");
+  ASSERT_TRUE(f.defined());
+  std::vector<tir::Stmt> body = stmts(f->body);
+  ASSERT_EQ(body.size(), 3u);
+  const auto* a = body[0].as<tir::BufferStoreNode>()->value.as<tir::FloatImmNode>();
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->value, -static_cast<double>(std::numeric_limits<float>::max()));
+  const auto* b = body[1].as<tir::BufferStoreNode>()->value.as<tir::SubNode>();
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(const_value(b->a), 127);
+  EXPECT_EQ(const_value(b->b), -128);
+  EXPECT_EQ(const_value(body[2].as<tir::BufferStoreNode>()->value), 65535);
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((1,), \"bool\")",
+                                 "        A[0] = T.max_value(\"bool\")\n")),
+            "5:28: T.max_value takes a scalar integer or float type, got bool");
 }
 
 }  // namespace
