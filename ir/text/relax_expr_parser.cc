@@ -304,7 +304,15 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
                           << "'";
   }
   std::vector<relax::Expr> args;
-  for (const PyExpr* slot : slots) args.push_back(expr(*slot));
+  for (size_t i = 0; i < slots.size(); ++i) {
+    // A shape argument written as a tuple or list, R.reshape(x, (n, 4)), is the shape
+    // R.shape([n, 4]), as TVM's operator functions convert it.
+    if (i < names.size() && names[i] == "shape" && sequence_items(*slots[i]) != nullptr) {
+      args.push_back(relax::make_shape_expr(dims(*slots[i]), slots[i]->span));
+    } else {
+      args.push_back(expr(*slots[i]));
+    }
+  }
   if (destination_passing && args.size() > 1 &&
       !args[1]->struct_info.is<relax::TupleStructInfoNode>()) {
     args[1] = builder_.tuple({args[1]}, slots[1]->span);

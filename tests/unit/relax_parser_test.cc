@@ -912,5 +912,21 @@ class Module:
   }
 }
 
+// A shape argument written as a tuple or list is the shape, as TVM's R.reshape takes it.
+TEST(RelaxParser, ShapeArgumentAsATupleOrList) {
+  const std::string shape_call =
+      relax_module("        y = R.reshape(x, R.shape([3, 2]))\n        return y\n");
+  for (const char* shape : {"(3, 2)", "[3, 2]"}) {
+    std::string source = shape_call;
+    source.replace(source.find("R.shape([3, 2])"), 15, shape);
+    EXPECT_TRUE(structural_equal(text::parse_module(source), text::parse_module(shape_call)))
+        << shape;
+  }
+  // Another argument written as a tuple stays a tuple.
+  EXPECT_EQ(error_of(relax_module("        y = R.reshape((x,), (3, 2))\n        return y\n")),
+            "5:13: R.reshape: argument 'x' must be a tensor, got R.Tuple(R.Tensor((2, 3), "
+            "dtype=\"float32\"))");
+}
+
 }  // namespace
 }  // namespace relaxc
