@@ -66,8 +66,9 @@ void read_class(const PyClassDef& cls, ModuleSource& source) {
     user_error(decorator.span) << "a module class is decorated with @I.ir_module only";
   }
   if (call != nullptr) {
-    auto args = bind_arguments(*call, "@I.ir_module", {"check_well_formed"}, 0);
+    auto args = bind_arguments(*call, "@I.ir_module", {"check_well_formed", "s_tir"}, 0);
     if (args[0] != nullptr) expect_bool(*args[0], "check_well_formed");
+    if (args[1] != nullptr) expect_bool(*args[1], "s_tir");  // as for @T.prim_func
   }
   if (!cls.bases.empty())
     user_error(cls.bases.front()->span) << "a module class has no base classes";

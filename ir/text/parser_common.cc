@@ -244,15 +244,20 @@ DecoratorFlags parse_decorator(const PyFunctionDef& def, const std::string& name
   }
   const auto* call = def.decorators.front()->as<PyCall>();
   if (call == nullptr) return flags;
-  std::vector<std::string> names = {"private", "check_well_formed"};
-  if (name == "R.function") names.push_back("pure");
+  // s_tir=True (TVM after 0.23 marks a function whose blocks are T.sblock) changes nothing
+  // here: both block spellings are read the same.
+  std::vector<std::string> names = {"private", "check_well_formed", "s_tir"};
+  if (name == "R.function") names = {"private", "check_well_formed", "pure"};
   if (!call->args.empty()) {
     user_error(call->args.front()->span) << "@" << name << " takes only keyword arguments";
   }
   auto args = bind_arguments(*call, "@" + name, names, 0);
   if (args[0] != nullptr) flags.is_private = expect_bool(*args[0], "private");
   if (args[1] != nullptr) expect_bool(*args[1], "check_well_formed");
-  if (names.size() > 2 && args[2] != nullptr) flags.pure = expect_bool(*args[2], "pure");
+  if (args[2] != nullptr) {
+    bool value = expect_bool(*args[2], names[2]);
+    if (names[2] == "pure") flags.pure = value;
+  }
   return flags;
 }
 

@@ -173,8 +173,8 @@ struct DecoratorFlags {
 // when it has none.
 std::string decorator_name(const PyFunctionDef& def);
 // The flags of the one decorator of `def`, which names `name`. Only R.function takes
-// `pure`; `check_well_formed` is accepted and has no effect (checking is a separate
-// step here).
+// `pure`, only T.prim_func `s_tir`; `check_well_formed` and `s_tir` are accepted and
+// have no effect (checking is a separate step here; both block spellings are read).
 DecoratorFlags parse_decorator(const PyFunctionDef& def, const std::string& name);
 
 // Fills in the regions a block's text leaves out: its reads (if `reads`) and writes (if

@@ -466,8 +466,14 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
                                               const PrimExprContext& ctx) {
   const tir::Intrinsic& intrin = *tir::find_intrinsic_by_script_name(script_name);
   std::string callee = "T." + script_name;
-  if (!call.keywords.empty()) {
-    user_error(call.keywords.front().span) << callee << " takes no keyword arguments";
+  // TE writes the result type as a keyword, T.exp(x, dtype="float32"); TVM's T. functions
+  // take it and ignore it. Here it must name the type the call has.
+  const PyExpr* dtype_keyword = nullptr;
+  for (const PyKeyword& kw : call.keywords) {
+    if (kw.name != "dtype" || dtype_keyword != nullptr) {
+      user_error(kw.span) << callee << " takes no keyword arguments but dtype";
+    }
+    dtype_keyword = kw.value.get();
   }
   size_t first = 0;
   DataType dtype;
@@ -525,6 +531,10 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
     case tir::Intrinsic::ResultType::Arg0Alone:
       dtype = args[0]->dtype;
       break;
+  }
+  if (dtype_keyword != nullptr && parse_dtype(*dtype_keyword, true) != dtype) {
+    user_error(dtype_keyword->span) << callee << " gives a " << dtype.str() << " here, not "
+                                    << parse_dtype(*dtype_keyword, true).str();
   }
   return tir::call(dtype, intrin.name, std::move(args), call.span);
 }

@@ -18,7 +18,7 @@ namespace {
 // StructInfo constructors and statement-only functions of R., which are no values.
 bool is_struct_info_name(const std::string& name) {
   return name == "Tensor" || name == "Shape" || name == "Prim" || name == "Object" ||
-         name == "Tuple" || name == "Callable";
+         name == "Any" || name == "Tuple" || name == "Callable";
 }
 
 const std::vector<PyExprPtr>* sequence_items(const PyExpr& e) {
@@ -263,13 +263,19 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
   std::vector<const PyExpr*> slots = positional;
   std::vector<relax::StructInfo> sinfo;
   if (positional_sinfo != nullptr) sinfo = sinfo_args(*positional_sinfo);
+  bool sinfo_given = false;
   std::vector<Attrs::Entry> attrs;
   for (const PyKeyword& kw : call.keywords) {
-    if (!op.sinfo_args_keyword.empty() && kw.name == op.sinfo_args_keyword) {
-      if (positional_sinfo != nullptr) {
+    // TVM after 0.23 spells sinfo_args ty_args and out_sinfo out_ty; both are read.
+    const std::string& keyword = op.sinfo_args_keyword;
+    if (!keyword.empty() &&
+        (kw.name == keyword || (keyword == "sinfo_args" && kw.name == "ty_args") ||
+         (keyword == "out_sinfo" && kw.name == "out_ty"))) {
+      if (positional_sinfo != nullptr || sinfo_given) {
         user_error(kw.span) << display << " got two values for argument '" << kw.name << "'";
       }
       sinfo = sinfo_args(*kw.value);
+      sinfo_given = true;
       continue;
     }
     auto name_it = std::find(names.begin(), names.begin() + static_cast<long>(named), kw.name);
@@ -467,6 +473,7 @@ relax::StructInfo RelaxParser::struct_info(const PyExpr& e) {
   const auto* call = e.as<PyCall>();
   std::string name = dotted_name(call != nullptr ? *call->func : e);
   std::string kind = name.rfind("R.", 0) == 0 && is_namespace("R") ? name.substr(2) : "";
+  if (kind == "Any") kind = "Object";  // TVM after 0.23 spells R.Object R.Any
   if (!is_struct_info_name(kind)) {
     user_error(e.span) << "expected a StructInfo annotation such as R.Tensor((n, 4), "
                           "dtype=\"float32\")";
@@ -486,8 +493,11 @@ relax::StructInfo RelaxParser::struct_info(const PyExpr& e) {
   if (kind == "Tuple") {
     if (!call->keywords.empty())
       user_error(call->keywords.front().span) << "R.Tuple takes no keywords";
+    // R.Tuple([A, B]) is R.Tuple(A, B), as TVM reads it.
+    const std::vector<PyExprPtr>* items = &call->args;
+    if (call->args.size() == 1 && call->args[0]->as<PyList>()) items = sequence_items(*call->args[0]);
     std::vector<relax::StructInfo> fields;
-    for (const PyExprPtr& arg : call->args) fields.push_back(struct_info(*arg));
+    for (const PyExprPtr& arg : *items) fields.push_back(struct_info(*arg));
     return relax::tuple_sinfo(std::move(fields), e.span);
   }
   if (kind == "Prim") {

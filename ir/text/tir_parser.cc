@@ -53,6 +53,15 @@ struct ListItem {
   Span span;
 };
 
+// The function a statement calls, with the spellings of TVM after 0.23 (s_tir) read as
+// the T.block forms they stand for.
+std::string statement_callee(const PyExpr& e) {
+  std::string name = called_name(e);
+  if (name == "T.sblock_alloc_buffer") return "T.alloc_buffer";
+  if (name == "T.sblock_attr") return "T.block_attr";
+  return name;
+}
+
 bool is_block_context(const PyExpr& e) {
   std::string name = called_name(e);
   return name == "T.block" || name == "T.sblock";
@@ -308,7 +317,7 @@ class PrimFuncBuilder {
   void parse_expr_statement(const PyExprStmt& s, std::vector<ListItem>& items) {
     const PyExpr& e = *s.value;
     if (e.as<PyString>()) return;  // a docstring
-    std::string callee = called_name(e);
+    std::string callee = statement_callee(e);
     const auto* call = e.as<PyCall>();
     if (callee == "T.func_attr") {
       if (!at_function_level()) {
@@ -377,7 +386,7 @@ class PrimFuncBuilder {
       if (a.annotation) user_error(a.annotation->span) << "a buffer store takes no annotation";
       return emit(items, parse_store(*sub, value, a.span));
     }
-    std::string callee = called_name(value);
+    std::string callee = statement_callee(value);
     if (const auto* tuple = a.target->as<PyTuple>()) {
       std::vector<std::pair<const PyName*, const PyExpr*>> pairs = parallel_assignment(a);
       bool declarations = !pairs.empty() && std::all_of(pairs.begin(), pairs.end(), [](auto& p) {

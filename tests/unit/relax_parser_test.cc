@@ -928,5 +928,34 @@ TEST(RelaxParser, ShapeArgumentAsATupleOrList) {
             "dtype=\"float32\"))");
 }
 
+// The spellings of TVM after 0.23 read as the forms they rename.
+TEST(RelaxParser, NewerTvmSpellingsAreTheNamesTheyRename) {
+  const std::string newer = R"(@I.ir_module(s_tir=True)
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), h: R.Any) -> R.Tuple([R.Tensor((4,), dtype="float32"), R.Any]):
+        y = R.call_dps_packed("f", (x,), out_ty=R.Tensor((4,), dtype="float32"))
+        z = R.call_pure_packed("g", y, ty_args=(R.Tensor((4,), dtype="float32"),))
+        return (z, h)
+)";
+  std::string older = newer;
+  auto replace_all = [&older](const std::string& from, const std::string& to) {
+    for (size_t at = older.find(from); at != std::string::npos; at = older.find(from, at)) {
+      older.replace(at, from.size(), to);
+      at += to.size();
+    }
+  };
+  replace_all("(s_tir=True)", "");
+  replace_all("R.Any", "R.Object");
+  replace_all("R.Tuple([", "R.Tuple(");
+  replace_all("])", ")");
+  replace_all("out_ty", "out_sinfo");
+  replace_all("ty_args", "sinfo_args");
+  EXPECT_TRUE(structural_equal(text::parse_module(newer), text::parse_module(older))) << older;
+  EXPECT_EQ(error_of(relax_module("        z = R.call_pure_packed(\"g\", x, ty_args=R.Object, "
+                                  "sinfo_args=R.Object)\n        return z\n")),
+            "5:58: R.call_pure_packed got two values for argument 'sinfo_args'");
+}
+
 }  // namespace
 }  // namespace relaxc

@@ -832,5 +832,37 @@ TEST(TirParser, MinAndMaxValueAreConstants) {
             "5:28: T.max_value takes a scalar integer or float type, got bool");
 }
 
+// TE writes an intrinsic's result type as a keyword; it must be the call's type.
+TEST(TirParser, IntrinsicWithItsDtypeAsAKeyword) {
+  const std::string params = "A: T.Buffer((4,), \"float32\")";
+  EXPECT_TRUE(structural_equal(
+      parse_func(prim_module(params, "        A[0] = T.exp(A[1], dtype=\"float32\")\n"), "f"),
+      parse_func(prim_module(params, "        A[0] = T.exp(A[1])\n"), "f")));
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.exp(A[1], dtype=\"float16\")\n")),
+            "5:34: T.exp gives a float32 here, not float16");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.exp(A[1], fast=True)\n")),
+            "5:28: T.exp takes no keyword arguments but dtype");
+}
+
+// The block functions of TVM after 0.23 (s_tir): T.sblock_alloc_buffer, T.sblock_attr.
+TEST(TirParser, SblockSpellingsAreTheBlockForms) {
+  const std::string sblock = prim_module("A: T.Buffer((4,), \"float32\")", R"(        for i in range(4):
+            with T.sblock("a"):
+                vi = T.axis.spatial(4, i)
+                T.sblock_attr({"k": 1})
+                t = T.sblock_alloc_buffer((1,), scope="local")
+                t[0] = A[vi]
+                A[vi] = t[0]
+)");
+  std::string block = sblock;
+  const std::pair<std::string, std::string> renames[] = {
+      {"T.sblock_attr", "T.block_attr"},
+      {"T.sblock_alloc_buffer", "T.alloc_buffer"},
+      {"T.sblock", "T.block"}};
+  for (const auto& [from, to] : renames) block.replace(block.find(from), from.size(), to);
+  EXPECT_NE(block.find("T.alloc_buffer"), std::string::npos);
+  EXPECT_TRUE(structural_equal(parse_func(sblock, "f"), parse_func(block, "f")));
+}
+
 }  // namespace
 }  // namespace relaxc
