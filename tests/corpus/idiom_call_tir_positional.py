@@ -1,6 +1,6 @@
 # TVM idiom: R.call_tir with a single argument that is not a tuple (made a tuple of one,
 # as TVM's R.call_tir does), out_sinfo and tir_vars given positionally, and
-# R.call_dps_packed(name, args, out_sinfo), args also as a list. Printed back in TVM's
+# R.call_dps_packed(name, args, out_sinfo), args also as a list, tir_vars as a tuple. Printed back in TVM's
 # keyword form.
 # from tvm.script import ir as I
 # from tvm.script import tir as T
@@ -27,4 +27,5 @@ class Module:
         z = R.call_dps_packed("my_exp", y, R.Tensor((n,), dtype="float32"))
         pair = R.call_dps_packed("my_split", [y, z], [R.Tensor((n,), dtype="float32"), R.Tensor((n,), dtype="float32")])
         first = pair[0]
-        return first
+        again = R.call_tir(cls.shift, first, out_sinfo=R.Tensor((n,), dtype="float32"), tir_vars=(k,))
+        return again
