@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "ir/relax/struct_info_analysis.h"
+#include "ir/support/diagnostics.h"
+#include "ir/text/printer.h"
 #include "tests/support/errors.h"
 
 namespace relaxc::relax {
@@ -315,6 +317,28 @@ TEST(DeriveCall, ErrorsAndUnknownArguments) {
   EXPECT_EQ(t->ndim, 1);
   EXPECT_FALSE(t->shape.defined());
   EXPECT_TRUE(dims_of(ret).empty());
+}
+
+// A call of a function whose parameter is of any kind, with an argument of any kind:
+// a result or a located UserError, never an internal error; and every kind prints.
+TEST(DeriveCall, EveryPairOfParameterAndArgumentKinds) {
+  const std::vector<StructInfo> kinds = every_kind();
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    EXPECT_FALSE(text::print_node(kinds[i]).empty());
+    StructInfo f = func_sinfo({kinds[i]}, kinds[i]);
+    for (size_t j = 0; j < kinds.size(); ++j) {
+      SCOPED_TRACE("parameter " + std::to_string(i) + ", argument " + std::to_string(j));
+      Var arg = make_var("a", kinds[j]);
+      try {
+        EXPECT_TRUE(derive_call_ret_struct_info(*f.as<FuncStructInfoNode>(), {arg}, "f", {})
+                        .defined());
+      } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find("f: argument 0 does not fit its parameter"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+  }
 }
 
 }  // namespace
