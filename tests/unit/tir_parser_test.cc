@@ -10,6 +10,7 @@
 #include "ir/structural_equal.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
+#include "ir/text/printer.h"
 #include "ir/tir/functor.h"
 #include "tests/support/errors.h"
 
@@ -830,6 +831,12 @@ TEST(TirParser, MinAndMaxValueAreConstants) {
   EXPECT_EQ(error_of(prim_module("A: T.Buffer((1,), \"bool\")",
                                  "        A[0] = T.max_value(\"bool\")\n")),
             "5:28: T.max_value takes a scalar integer or float type, got bool");
+  // The least int64 has no literal; it prints as T.min_value and reads back.
+  IRModule least = text::parse_module(
+      prim_module("E: T.Buffer((1,), \"int64\")", "        E[0] = T.min_value(\"int64\")\n"));
+  std::string printed = text::print_module(least);
+  EXPECT_NE(printed.find("E[0] = T.min_value(\"int64\")"), std::string::npos) << printed;
+  EXPECT_TRUE(structural_equal(least, text::parse_module(printed)));
 }
 
 // TE writes an intrinsic's result type as a keyword; it must be the call's type.
