@@ -496,7 +496,8 @@ relax::StructInfo RelaxParser::struct_info(const PyExpr& e) {
       user_error(call->keywords.front().span) << "R.Tuple takes no keywords";
     // R.Tuple([A, B]) is R.Tuple(A, B), as TVM reads it.
     const std::vector<PyExprPtr>* items = &call->args;
-    if (call->args.size() == 1 && call->args[0]->as<PyList>()) items = sequence_items(*call->args[0]);
+    if (call->args.size() == 1 && call->args[0]->as<PyList>())
+      items = sequence_items(*call->args[0]);
     std::vector<relax::StructInfo> fields;
     for (const PyExprPtr& arg : *items) fields.push_back(struct_info(*arg));
     return relax::tuple_sinfo(std::move(fields), e.span);

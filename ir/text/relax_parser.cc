@@ -2,8 +2,10 @@
 // through relax::BlockBuilder.
 //
 // Names are scoped leniently, as in Python: a name bound earlier in a function stays
-// visible afterwards, even out of the dataflow block or branch that bound it (the
-// well-formedness checker reports what the spec forbids). A dataflow block is scanned
+// visible afterwards, even out of the branch that bound it (the well-formedness checker
+// reports what the spec forbids). The exception is a DataflowVar after its block, which
+// is refused here: consecutive dataflow blocks are merged as they are built, so the
+// checker could not tell such a use from one inside the block. A dataflow block is scanned
 // first for its R.output, so that each listed name's last binding in the block is made
 // a Var and every other binding a DataflowVar. An if/else binds the name that both
 // branches assign last; each branch is a SeqExpr of its other bindings.
@@ -301,9 +303,8 @@ void RelaxParser::parse_dataflow(const PyWith& w, const BlockState& state) {
   for (size_t i = 0; i < end; ++i) {
     const PyName* bound = assigned_name(*w.body[i]);
     const auto* def = w.body[i]->as<PyFunctionDef>();
-    const Symbol* symbol =
-        bound != nullptr ? scope_.lookup(bound->id)
-                         : (def != nullptr ? scope_.lookup(def->name) : nullptr);
+    const Symbol* symbol = bound != nullptr ? scope_.lookup(bound->id)
+                                            : (def != nullptr ? scope_.lookup(def->name) : nullptr);
     if (symbol != nullptr && symbol->kind == Symbol::Kind::RelaxValue &&
         symbol->relax_value.is<relax::DataflowVarNode>()) {
       ended_dataflow_vars_.insert(symbol->relax_value.get());

@@ -470,9 +470,9 @@ TEST(Module, DiagnosticsRenderFileLineColumnAndCaret) {
 // A byte-order mark and old Mac line ends ('\r' alone) read as Python reads them, with
 // every line and column where an editor shows it.
 TEST(Module, ByteOrderMarkAndCarriageReturnLineEnds) {
-  const std::string lines[] = {"@I.ir_module", "class Module:", "    @R.function",
-                               "    def f(x: R.Tensor((2,))):", "        y = R.ad(x, x)",
-                               "        return y"};
+  const std::string lines[] = {"@I.ir_module",           "class Module:",
+                               "    @R.function",        "    def f(x: R.Tensor((2,))):",
+                               "        y = R.ad(x, x)", "        return y"};
   for (const char* line_end : {"\n", "\r\n", "\r"}) {
     for (const char* start : {"", "\xEF\xBB\xBF"}) {
       std::string source = start;
@@ -485,13 +485,14 @@ TEST(Module, ByteOrderMarkAndCarriageReturnLineEnds) {
     }
   }
   // A byte-order mark anywhere else is no whitespace.
-  EXPECT_EQ(module_error("@I.ir_module\n\xEF\xBB\xBF" "class Module:\n    pass\n"),
+  EXPECT_EQ(module_error("@I.ir_module\n\xEF\xBB\xBF"
+                         "class Module:\n    pass\n"),
             "2:1: unexpected character '\xEF\xBB\xBF'");
 }
 
 TEST(Module, TheDecoratorMayBeSpelledTvmScriptIrModule) {
-  for (const char* decorator : {"@I.ir_module", "@tvm.script.ir_module",
-                                "@tvm.script.ir.ir_module"}) {
+  for (const char* decorator :
+       {"@I.ir_module", "@tvm.script.ir_module", "@tvm.script.ir.ir_module"}) {
     IRModule m = text::parse_module(std::string(decorator) +
                                     "\nclass Module:\n    @R.function\n    def main(x: "
                                     "R.Object):\n        return x\n");
@@ -506,10 +507,12 @@ TEST(PythonParser, AugmentedAssignmentIsAnAssignmentOfTheBinaryOperation) {
   const std::string head =
       "@I.ir_module\nclass Module:\n    @T.prim_func\n    def f(B: T.Buffer((4,), "
       "\"int32\")):\n        for i in range(4):\n";
-  IRModule augmented = text::parse_module(head + "            B[i] += B[3 - i] * 2\n"
-                                                 "            B[i] //= 2\n");
-  IRModule plain = text::parse_module(head + "            B[i] = B[i] + B[3 - i] * 2\n"
-                                             "            B[i] = B[i] // 2\n");
+  IRModule augmented = text::parse_module(head +
+                                          "            B[i] += B[3 - i] * 2\n"
+                                          "            B[i] //= 2\n");
+  IRModule plain = text::parse_module(head +
+                                      "            B[i] = B[i] + B[3 - i] * 2\n"
+                                      "            B[i] = B[i] // 2\n");
   EXPECT_TRUE(structural_equal(augmented, plain));
   EXPECT_EQ(module_error(head + "            B[i] **= 2\n"),
             "6:18: augmented assignment ('**=') is not supported");

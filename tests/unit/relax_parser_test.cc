@@ -821,11 +821,12 @@ class Module:
         n = T.int64()
         cls = Module
 )";
-  const std::string keywords = head +
-                               "        y = R.call_tir(cls.k, (x,), out_sinfo=R.Tensor((4,), "
-                               "dtype=\"float32\"), tir_vars=R.shape([n]))\n"
-                               "        z = R.call_dps_packed(\"f\", (y,), out_sinfo=R.Tensor((4,), "
-                               "dtype=\"float32\"))\n        return z\n";
+  const std::string keywords =
+      head +
+      "        y = R.call_tir(cls.k, (x,), out_sinfo=R.Tensor((4,), "
+      "dtype=\"float32\"), tir_vars=R.shape([n]))\n"
+      "        z = R.call_dps_packed(\"f\", (y,), out_sinfo=R.Tensor((4,), "
+      "dtype=\"float32\"))\n        return z\n";
   const std::string positional = head +
                                  "        y = R.call_tir(cls.k, x, R.Tensor((4,), "
                                  "dtype=\"float32\"), R.shape([n]))\n"

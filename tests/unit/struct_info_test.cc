@@ -330,8 +330,8 @@ TEST(DeriveCall, EveryPairOfParameterAndArgumentKinds) {
       SCOPED_TRACE("parameter " + std::to_string(i) + ", argument " + std::to_string(j));
       Var arg = make_var("a", kinds[j]);
       try {
-        EXPECT_TRUE(derive_call_ret_struct_info(*f.as<FuncStructInfoNode>(), {arg}, "f", {})
-                        .defined());
+        EXPECT_TRUE(
+            derive_call_ret_struct_info(*f.as<FuncStructInfoNode>(), {arg}, "f", {}).defined());
       } catch (const UserError& e) {
         EXPECT_NE(std::string(e.what()).find("f: argument 0 does not fit its parameter"),
                   std::string::npos)

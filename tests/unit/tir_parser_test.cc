@@ -788,8 +788,9 @@ TEST(TirParser, ZeroDimensionalBuffersIndexedWithAnEmptyTuple) {
   const auto* load = store->value.as<tir::AddNode>()->a.as<tir::BufferLoadNode>();
   ASSERT_NE(load, nullptr);
   EXPECT_TRUE(load->indices.empty());
-  EXPECT_EQ(error_of(prim_module("B: T.Buffer((4,), \"float32\")", "        B[()] = T.float32(0)\n")),
-            "5:9: buffer 'B' has 1 dimension(s), indexed with 0");
+  EXPECT_EQ(
+      error_of(prim_module("B: T.Buffer((4,), \"float32\")", "        B[()] = T.float32(0)\n")),
+      "5:9: buffer 'B' has 1 dimension(s), indexed with 0");
 }
 
 TEST(TirParser, VariablesDeclaredOnOneLine) {
@@ -811,12 +812,13 @@ TEST(TirParser, VariablesDeclaredOnOneLine) {
 
 // T.min_value / T.max_value fold to the least / greatest finite value of the type.
 TEST(TirParser, MinAndMaxValueAreConstants) {
-  tir::PrimFunc f = parse_func(prim_module("A: T.Buffer((1,), \"float32\"), B: T.Buffer((1,), "
-                                           "\"int8\"), C: T.Buffer((1,), \"uint16\")",
-                                           "        A[0] = T.min_value(\"float32\")\n"
-                                           "        B[0] = T.max_value(\"int8\") - T.min_value(\"int8\")\n"
-                                           "        C[0] = T.max_value(\"uint16\")\n"),
-                               "f");
+  tir::PrimFunc f =
+      parse_func(prim_module("A: T.Buffer((1,), \"float32\"), B: T.Buffer((1,), "
+                             "\"int8\"), C: T.Buffer((1,), \"uint16\")",
+                             "        A[0] = T.min_value(\"float32\")\n"
+                             "        B[0] = T.max_value(\"int8\") - T.min_value(\"int8\")\n"
+                             "        C[0] = T.max_value(\"uint16\")\n"),
+                 "f");
   ASSERT_TRUE(f.defined());
   std::vector<tir::Stmt> body = stmts(f->body);
   ASSERT_EQ(body.size(), 3u);
@@ -853,7 +855,8 @@ TEST(TirParser, IntrinsicWithItsDtypeAsAKeyword) {
 
 // The block functions of TVM after 0.23 (s_tir): T.sblock_alloc_buffer, T.sblock_attr.
 TEST(TirParser, SblockSpellingsAreTheBlockForms) {
-  const std::string sblock = prim_module("A: T.Buffer((4,), \"float32\")", R"(        for i in range(4):
+  const std::string sblock =
+      prim_module("A: T.Buffer((4,), \"float32\")", R"(        for i in range(4):
             with T.sblock("a"):
                 vi = T.axis.spatial(4, i)
                 T.sblock_attr({"k": 1})
