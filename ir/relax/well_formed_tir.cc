@@ -8,7 +8,8 @@
 // one iteration value per iteration variable of its block.
 //
 // It also refuses what no back end can run, where the code says so (a kernel's code
-// generators assume these hold): a thread-bound loop of a constant extent below 1, a
+// generators assume these hold): a parameter buffer in a scope other than "global", a
+// thread-bound loop of a constant extent below 1, a
 // T.parallel loop inside a kernel, an
 // allocation in a scope other than "global", "shared" or "local" (or in "global" inside a
 // kernel, which the host cannot allocate per thread), a buffer dimension that is a
@@ -46,6 +47,7 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
         error(span, "[tir] buffer '" + buffer->name + "' of PrimFunc '" + name_ +
                         "' is matched to a handle that is not a parameter");
       }
+      check_param_scope(buffer.get(), span);
       define_buffer(buffer.get());
       define_buffer_layout_vars(buffer.get());
     }
@@ -107,6 +109,18 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     }
     for (const tir::PrimExpr& stride : buffer->strides) check_expr(stride, span);
     if (buffer->elem_offset.defined()) check_expr(buffer->elem_offset, span);
+  }
+
+  // The caller passes a parameter's memory: a tensor in global memory. A block's shared
+  // memory or a thread's local one exists only inside a kernel.
+  void check_param_scope(const tir::BufferNode* buffer, Span span) {
+    if (buffer->scope == "global") return;
+    if (buffer->span.defined()) span = buffer->span;
+    error(span, "[tir] parameter buffer '" + buffer->name + "' of PrimFunc '" + name_ +
+                    "' is declared in scope '" + buffer->scope +
+                    "'; a parameter lives in global memory (drop the scope, and copy it into a "
+                    "T.alloc_buffer of scope '" +
+                    buffer->scope + "' inside the kernel where needed)");
   }
 
   void use_var(const tir::VarNode* var, Span span) {

@@ -483,8 +483,8 @@ class Module:
                         B[vi] = tile[8191 - vi]
 )";
   EXPECT_EQ(error_of(source, "f", "vulkan -profile=mobile"),
-            "kernel 'f_kernel' uses 32768 bytes of shared memory (buffers 'tile' 32768 bytes); "
-            "target 'vulkan -profile=mobile' allows at most 16384");
+            "kernel 'f_kernel' uses 32768 bytes of shared memory per block (buffers 'tile' 32768 "
+            "bytes); target 'vulkan -profile=mobile' allows at most 16384");
   EXPECT_EQ(error_of(source, "f", "vulkan"), "");
 }
 

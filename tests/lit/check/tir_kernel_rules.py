@@ -2,11 +2,13 @@
 # violation reported at once): a thread-bound loop of no threads or blocks, T.parallel
 # inside a kernel, an allocation in a scope relaxc does not allocate in (or in "global"
 # inside a kernel), a dimension below 0 (or 0 in an allocation), a barrier of another
-# scope than "shared", and a constant index outside a constant dimension. Before,
-# codegen aborted on the first six and the out-of-bounds store was silently dropped.
+# scope than "shared", a constant index outside a constant dimension, and a parameter
+# buffer declared in a scope other than "global". Before, codegen aborted on the first
+# six, the out-of-bounds store was silently dropped and the parameter's scope ignored.
 #
 # RUN: not %relaxc check %s 2>&1 | FileCheck %s --implicit-check-not=error:
 # RUN: not %relaxc build %s --target vulkan -o %t.rxe 2>&1 | FileCheck %s --implicit-check-not=error:
+# RUN: not %relaxc codegen %s --target cuda -o %t.ptx 2>&1 | FileCheck %s --implicit-check-not=error:
 
 @I.ir_module
 class Module:
@@ -62,3 +64,16 @@ class Module:
                 y[100000000] = x[vi]
                 # CHECK: tir_kernel_rules.py:[[@LINE+1]]:33: error: [tir] index -1 of dimension 0 of buffer 'x' is outside its extent 4 (indices run from 0 to 3)
                 y[vi] = y[vi] + x[-1]
+
+    @T.prim_func
+    def param_scopes(
+        # CHECK: tir_kernel_rules.py:[[@LINE+1]]:9: error: [tir] parameter buffer 'S' of PrimFunc 'param_scopes' is declared in scope 'shared'; a parameter lives in global memory (drop the scope, and copy it into a T.alloc_buffer of scope 'shared' inside the kernel where needed)
+        S: T.Buffer((4,), "float32", scope="shared"),
+        # CHECK: tir_kernel_rules.py:[[@LINE+1]]:9: error: [tir] parameter buffer 'L' of PrimFunc 'param_scopes' is declared in scope 'local'; a parameter lives in global memory (drop the scope, and copy it into a T.alloc_buffer of scope 'local' inside the kernel where needed)
+        L: T.Buffer((4,), "float32", scope="local"),
+    ):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):
+                with T.block("S"):
+                    vi = T.axis.spatial(4, t)
+                    S[vi] = L[vi]
