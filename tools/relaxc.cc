@@ -287,6 +287,8 @@ int run_opt(const CommandLine& cl) {
 int run_codegen(const CommandLine& cl) {
   Target target = resolve_target(cl.targets[0], cl.command);
   IRModule module = parse_and_normalize(cl);
+  // The kernel lowering and the code generators assume what check guarantees.
+  relax::check_well_formed(module).throw_if_errors();
   auto compiled = driver::compile_module(module, target);
   std::vector<const runtime::KernelBinary*> kernels;
   for (const auto& [name, func] : compiled) {

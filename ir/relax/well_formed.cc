@@ -29,6 +29,7 @@
 
 #include "ir/node_dispatch.h"
 #include "ir/relax/well_formed_checker.h"
+#include "ir/text/printer.h"
 
 namespace relaxc::relax {
 
@@ -94,6 +95,34 @@ std::string describe_prim_expr(const tir::PrimExpr& e) {
   return std::string(article_for(kind)) + " " + kind + " expression";
 }
 
+// An integer division or remainder by the constant 0 has no value: the back ends' code
+// for it is undefined (LLVM drops the whole store), so no run can be right.
+void PrimExprUses::check_division(const tir::PrimExpr& e, Span span) {
+  const tir::PrimExpr* divisor = nullptr;
+  if (const auto* div = e.as<tir::DivNode>()) divisor = &div->b;
+  if (const auto* mod = e.as<tir::ModNode>()) divisor = &mod->b;
+  if (const auto* div = e.as<tir::FloorDivNode>()) divisor = &div->b;
+  if (const auto* mod = e.as<tir::FloorModNode>()) divisor = &mod->b;
+  if (divisor == nullptr || !divisor->defined() || !e->dtype.is_integer()) {
+    return;
+  }
+  const int64_t* value = tir::as_const_int(*divisor);
+  if (value == nullptr || *value != 0) return;
+  reporter_->error(span, "[tir] '" + text::print_node(e) +
+                             "' divides by the constant 0; an integer division or remainder "
+                             "needs a divisor other than 0");
+}
+
+// A handle is a buffer's address: no back end converts it to or from a number.
+void PrimExprUses::check_cast(const tir::PrimExpr& e, Span span) {
+  const auto* cast = e.as<tir::CastNode>();
+  if (cast == nullptr || !cast->value.defined()) return;
+  if (!cast->dtype.is_handle() && !cast->value->dtype.is_handle()) return;
+  reporter_->error(span, "[tir] '" + text::print_node(e) + "' casts " + cast->value->dtype.str() +
+                             " to " + cast->dtype.str() +
+                             "; a cast converts between bool, integer and float types");
+}
+
 void PrimExprUses::visit(const tir::PrimExpr& e, Span span) {
   let_bound_.clear();
   visit_rec(e, span);
@@ -120,6 +149,8 @@ void PrimExprUses::visit_rec(const tir::PrimExpr& e, Span span) {
   if (const auto* load = e.as<tir::BufferLoadNode>()) {
     if (load->buffer.defined() && on_load_) on_load_(load, span);
   }
+  check_division(e, span);
+  check_cast(e, span);
   dispatch(e.get(), [&](const auto* node) {
     for_each_field(node, [&](const auto& field) {
       using Field = std::decay_t<decltype(field)>;

@@ -8,16 +8,19 @@
 // one iteration value per iteration variable of its block.
 //
 // It also refuses what no back end can run, where the code says so (a kernel's code
-// generators assume these hold): a thread-bound loop of a constant extent below 1, a
-// T.parallel loop inside a kernel, an
+// generators assume these hold): a parameter buffer in a scope other than "global", a
+// thread-bound loop of a constant extent below 1, a T.parallel loop inside a kernel, an
 // allocation in a scope other than "global", "shared" or "local" (or in "global" inside a
 // kernel, which the host cannot allocate per thread), a buffer dimension that is a
 // negative constant (zero too for an allocation), a barrier of a scope other than
-// "shared", and a constant index outside a constant dimension (the store or load would
-// touch memory outside the buffer).
+// "shared" or under a condition that depends on the thread index (through the variables
+// computed from threadIdx loop variables), and a constant index outside a constant
+// dimension (the store or load would touch memory outside the buffer). Its expression
+// walk (PrimExprUses) refuses a constant division by zero and a cast of a handle.
 #include <unordered_map>
 
 #include "ir/relax/well_formed_checker.h"
+#include "ir/text/printer.h"
 #include "ir/tir/expr_functor.h"
 #include "ir/tir/stmt.h"
 
@@ -46,6 +49,7 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
         error(span, "[tir] buffer '" + buffer->name + "' of PrimFunc '" + name_ +
                         "' is matched to a handle that is not a parameter");
       }
+      check_param_scope(buffer.get(), span);
       define_buffer(buffer.get());
       define_buffer_layout_vars(buffer.get());
     }
@@ -109,6 +113,18 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     if (buffer->elem_offset.defined()) check_expr(buffer->elem_offset, span);
   }
 
+  // The caller passes a parameter's memory: a tensor in global memory. A block's shared
+  // memory or a thread's local one exists only inside a kernel.
+  void check_param_scope(const tir::BufferNode* buffer, Span span) {
+    if (buffer->scope == "global") return;
+    if (buffer->span.defined()) span = buffer->span;
+    error(span, "[tir] parameter buffer '" + buffer->name + "' of PrimFunc '" + name_ +
+                    "' is declared in scope '" + buffer->scope +
+                    "'; a parameter lives in global memory (drop the scope, and copy it into a "
+                    "T.alloc_buffer of scope '" +
+                    buffer->scope + "' inside the kernel where needed)");
+  }
+
   void use_var(const tir::VarNode* var, Span span) {
     if (defined(var) || !reported_.insert(var).second) return;
     error(span,
@@ -120,18 +136,25 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
                     name_ + "'");
   }
 
-  void check_expr(const tir::PrimExpr& e, Span span) {
+  // Returns whether `e` depends on the thread index (reads a thread-dependent variable).
+  bool check_expr(const tir::PrimExpr& e, Span span) {
     if (!e.defined()) {
       error(span, "[tir] a null expression in PrimFunc '" + name_ + "'");
-      return;
+      return false;
     }
+    bool thread_dependent = false;
     PrimExprUses uses(
-        reporter_, [&](const tir::VarNode* var, Span at) { use_var(var, at); },
+        reporter_,
+        [&](const tir::VarNode* var, Span at) {
+          use_var(var, at);
+          thread_dependent = thread_dependent || thread_dependent_.contains(var);
+        },
         [&](const tir::BufferLoadNode* load, Span at) {
           use_buffer(load->buffer.get(), at);
           check_constant_indices(load->buffer.get(), load->indices, at);
         });
     uses.visit(e, span);
+    return thread_dependent;
   }
 
   void check_region(const tir::BufferRegion& region, Span span) {
@@ -200,26 +223,33 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
                 " in PrimFunc '" + name_ +
                 "'; relaxc synchronizes the threads of a block with "
                 "T.tvm_storage_sync(\"shared\")");
+    } else if (!thread_conditions_.empty()) {
+      error(span, "[tir] T.tvm_storage_sync(\"shared\") in PrimFunc '" + name_ + "' runs under '" +
+                      text::print_node(thread_conditions_.back()) +
+                      "', which depends on the thread; every thread of a block must reach a "
+                      "barrier, or the block hangs (move the barrier out of it)");
     }
   }
 
   void visit_TirLetStmt(const tir::LetStmtNode* let, Span span) override {
-    check_expr(let->value, span);
+    bool thread_dependent = check_expr(let->value, span);
     push_frame();
     if (let->var.defined()) define_var(let->var.get());
+    if (thread_dependent && let->var.defined()) thread_dependent_.insert(let->var.get());
     check_stmt(let->body, span);
     pop_frame();
   }
 
   void visit_TirIfThenElse(const tir::IfThenElseNode* branch, Span span) override {
-    check_expr(branch->condition, span);
+    ThreadCondition divergent(this, branch->condition, check_expr(branch->condition, span));
     check_stmt(branch->then_case, span);
     if (branch->else_case.defined()) check_stmt(branch->else_case, span);
   }
 
   void visit_TirFor(const tir::ForNode* loop, Span span) override {
-    check_expr(loop->min, span);
-    check_expr(loop->extent, span);
+    bool varying_range = check_expr(loop->min, span);
+    varying_range = check_expr(loop->extent, span) || varying_range;
+    ThreadCondition divergent(this, loop->extent, varying_range);
     bool bound = loop->kind == tir::ForKind::ThreadBinding;
     if (bound) check_thread_extent(loop, span);
     if (loop->kind == tir::ForKind::Parallel && !thread_loops_.empty()) {
@@ -231,6 +261,9 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     }
     push_frame();
     if (loop->loop_var.defined()) define_var(loop->loop_var.get());
+    if (bound && loop->loop_var.defined() && loop->thread_tag.starts_with("threadIdx")) {
+      thread_dependent_.insert(loop->loop_var.get());
+    }
     if (bound) thread_loops_.push_back(loop);
     check_stmt(loop->body, span);
     if (bound) thread_loops_.pop_back();
@@ -278,7 +311,7 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
   }
 
   void visit_TirWhile(const tir::WhileNode* loop, Span span) override {
-    check_expr(loop->condition, span);
+    ThreadCondition divergent(this, loop->condition, check_expr(loop->condition, span));
     check_stmt(loop->body, span);
   }
 
@@ -308,8 +341,12 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
   }
 
   void check_block_realize(const tir::BlockRealizeNode* realize, Span span) {
-    for (const tir::PrimExpr& value : realize->iter_values) check_expr(value, span);
-    if (realize->predicate.defined()) check_expr(realize->predicate, span);
+    std::vector<bool> thread_dependent_values;
+    for (const tir::PrimExpr& value : realize->iter_values) {
+      thread_dependent_values.push_back(check_expr(value, span));
+    }
+    bool divergent_predicate = realize->predicate.defined() && check_expr(realize->predicate, span);
+    ThreadCondition divergent(this, realize->predicate, divergent_predicate);
     if (!realize->block.defined()) {
       error(span, "[tir] a block realize without a block in PrimFunc '" + name_ + "'");
       return;
@@ -319,6 +356,12 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
       error(span, "[tir] block '" + block->name + "' has " +
                       std::to_string(block->iter_vars.size()) + " iteration variables but " +
                       std::to_string(realize->iter_values.size()) + " iteration values");
+    }
+    for (size_t i = 0; i < block->iter_vars.size() && i < thread_dependent_values.size(); ++i) {
+      const tir::IterVar& iter = block->iter_vars[i];
+      if (thread_dependent_values[i] && iter.defined() && iter->var.defined()) {
+        thread_dependent_.insert(iter->var.get());
+      }
     }
     check_block(block, span);
   }
@@ -359,11 +402,35 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     pop_frame();
   }
 
+  // Records `condition` around the walk of its body when it depends on the thread.
+  class ThreadCondition {
+   public:
+    ThreadCondition(TirChecker* checker, const tir::PrimExpr& condition, bool thread_dependent)
+        : checker_(checker), pushed_(thread_dependent) {
+      if (pushed_) checker_->thread_conditions_.push_back(condition);
+    }
+    ~ThreadCondition() {
+      if (pushed_) checker_->thread_conditions_.pop_back();
+    }
+    ThreadCondition(const ThreadCondition&) = delete;
+    ThreadCondition& operator=(const ThreadCondition&) = delete;
+
+   private:
+    TirChecker* checker_;
+    bool pushed_;
+  };
+
   const std::string& name_;
   Reporter* reporter_;
   std::unordered_map<const Object*, int> in_scope_;  // how many frames define it
   std::vector<std::vector<const Object*>> frames_;
   std::vector<const tir::ForNode*> thread_loops_;  // the thread-bound loops around the walk
+  // Variables whose value differs between the threads of a block: threadIdx loop
+  // variables, and the block iteration and let variables computed from them.
+  std::unordered_set<const Object*> thread_dependent_;
+  // The conditions around the walk that depend on the thread (an if, a while, a block
+  // predicate, a loop's range): a barrier under one is reached by some threads only.
+  std::vector<tir::PrimExpr> thread_conditions_;
   std::unordered_set<const Object*> reported_;
   int depth_ = 0;
   bool depth_reported_ = false;

@@ -109,6 +109,7 @@ Target cuda_target(int arch) {
   t.max_block_size = {1024, 1024, 64};
   t.max_grid_size = {2147483647, 65535, 65535};
   t.max_shared_memory_bytes = 48 * 1024;
+  t.max_local_memory_bytes = 512 * 1024;
   t.max_push_constant_bytes = 4096;  // kernel parameter space
   t.subgroup_size = 32;
   t.max_vector_lanes = 16;

@@ -24,7 +24,12 @@ struct Target {
   int64_t max_threads_per_block = 1024;
   std::array<int64_t, 3> max_block_size = {1024, 1024, 64};
   std::array<int64_t, 3> max_grid_size = {65535, 65535, 65535};
-  int64_t max_shared_memory_bytes = 48 * 1024;
+  int64_t max_shared_memory_bytes = 48 * 1024;  // static shared memory per block
+  // A thread's local (private) memory: its "local" allocations. Neither Vulkan nor the
+  // runtime's device limits state one, so it comes from the target kind: CUDA's
+  // architectural 512 KiB per thread; 16 KiB on Vulkan, where drivers spill private arrays
+  // to a per-invocation scratch area sized at pipeline creation (lavapipe: the CPU stack).
+  int64_t max_local_memory_bytes = 16 * 1024;
   int64_t max_push_constant_bytes = 128;  // Vulkan: scalars travel as push constants
   int subgroup_size = 32;                 // warp size on CUDA; 0: unknown
   // The most lanes a vectorized loop becomes vector code with (passes/tir
@@ -60,10 +65,12 @@ Target parse_target(const std::string& text);
 // The named Vulkan profiles. "desktop": 1024 threads, 48 KiB shared memory, fp16, int8,
 // int64, subgroups. "mobile": a baseline that mobile GPUs meet: 128 threads per block
 // (128 x 128 x 64), 16 KiB shared memory, no fp16 / int8 / int64 / subgroup arithmetic.
+// Both: 16 KiB of local memory per thread.
 Target vulkan_profile(const std::string& name);
 
 // The CUDA target for compute capability `arch` (sm_70 ... sm_90): 1024 threads, 48 KiB
-// static shared memory, warp size 32, fp16 from sm_53 up, int64.
+// static shared memory, 512 KiB local memory per thread, warp size 32, fp16 from sm_53
+// up, int64.
 Target cuda_target(int arch);
 
 }  // namespace relaxc

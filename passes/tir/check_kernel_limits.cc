@@ -1,10 +1,13 @@
 // check_kernel_limits: a finished kernel against its target's limits.
 //
 // Algorithm: reads the kernel's thread-bound loops (threads per block per axis and in all,
-// constant grid extents), sums its "shared" Allocates, and walks every buffer and
-// expression for a dtype the target lacks. The first violation is a UserError naming the
-// loop, buffer or expression, the value, the limit and the target.
+// constant grid extents), sums its "shared" Allocates (per block) and its "local" ones
+// (per thread), and walks every buffer and expression for a dtype the target lacks. The
+// first violation is a UserError naming the loop, buffer or expression, the value, the
+// limit and the target.
+#include <limits>
 #include <sstream>
+#include <string_view>
 
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
@@ -36,6 +39,57 @@ const ForNode* loop_of(const std::vector<const ForNode*>& loops, std::string_vie
 std::string loop_name(const ForNode* loop, std::string_view tag) {
   return loop != nullptr ? "loop '" + loop->loop_var->name + "' bound to " + std::string(tag)
                          : std::string(tag);
+}
+
+// Sizes saturate at INT64_MAX: a constant shape may multiply past int64, and any size
+// that large is over every limit.
+int64_t saturating_add(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<int64_t>::max() : sum;
+}
+
+// The bytes of an allocation of constant shape (a symbolic dimension counts 0:
+// flatten_buffers refuses those in shared and local memory).
+int64_t allocation_bytes(const BufferNode& buf) {
+  int64_t bytes = buf.dtype.bytes();
+  for (const PrimExpr& dim : buf.shape) {
+    const int64_t* extent = as_const_int(dim);
+    if (extent == nullptr) return 0;
+    if (__builtin_mul_overflow(bytes, *extent, &bytes)) return std::numeric_limits<int64_t>::max();
+  }
+  return bytes;
+}
+
+// The kernel's Allocates in `scope`, in the order they appear.
+std::vector<const BufferNode*> allocations_in(const PrimFunc& kernel, std::string_view scope) {
+  std::vector<const BufferNode*> buffers;
+  post_order_visit(kernel->body, [&](const Ref<Object>& n) {
+    const auto* alloc = n.as<AllocateNode>();
+    if (alloc != nullptr && alloc->buffer->scope == scope) buffers.push_back(alloc->buffer.get());
+  });
+  return buffers;
+}
+
+// The kernel's allocations in `scope` ("shared": per block, "local": per thread) against
+// `limit`; the error stands at the largest buffer and lists them all.
+void check_memory(const DeviceKernel& kernel, const Target& target, std::string_view scope,
+                  std::string_view per, int64_t limit) {
+  std::vector<const BufferNode*> buffers = allocations_in(kernel.func, scope);
+  int64_t total = 0;
+  const BufferNode* largest = nullptr;
+  for (const BufferNode* buf : buffers) {
+    total = saturating_add(total, allocation_bytes(*buf));
+    if (largest == nullptr || allocation_bytes(*buf) > allocation_bytes(*largest)) largest = buf;
+  }
+  if (total <= limit) return;
+  std::ostringstream list;
+  for (const BufferNode* buf : buffers) {
+    list << (list.tellp() > 0 ? ", " : "") << "'" << buf->name << "' " << allocation_bytes(*buf);
+  }
+  user_error(largest->span.defined() ? largest->span : kernel.func->span)
+      << "kernel '" << kernel.name << "' uses " << total << " bytes of " << scope << " memory "
+      << per << " (buffers " << list.str() << " bytes); target '" << target.str()
+      << "' allows at most " << limit;
 }
 
 void check_dtypes(const DeviceKernel& kernel, const Target& target) {
@@ -96,16 +150,9 @@ KernelLaunch launch_of_kernel(const PrimFunc& kernel, const std::string& name) {
 
 int64_t shared_memory_bytes(const PrimFunc& kernel) {
   int64_t bytes = 0;
-  post_order_visit(kernel->body, [&](const Ref<Object>& n) {
-    const auto* alloc = n.as<AllocateNode>();
-    if (alloc == nullptr || alloc->buffer->scope != "shared") return;
-    int64_t elems = 1;
-    for (const PrimExpr& dim : alloc->buffer->shape) {
-      const int64_t* v = as_const_int(dim);
-      elems *= v != nullptr ? *v : 0;
-    }
-    bytes += elems * alloc->buffer->dtype.bytes();
-  });
+  for (const BufferNode* buf : allocations_in(kernel, "shared")) {
+    bytes = saturating_add(bytes, allocation_bytes(*buf));
+  }
   return bytes;
 }
 
@@ -141,21 +188,8 @@ void check_kernel_limits(const KernelLaunch& launch, const Target& target) {
         << loop_name(loop, tag) << " has " << *value << " blocks; target '" << target.str()
         << "' allows at most " << target.max_grid_size[axis];
   }
-  if (kernel.shared_memory_bytes > target.max_shared_memory_bytes) {
-    std::ostringstream buffers;
-    post_order_visit(kernel.func->body, [&](const Ref<Object>& n) {
-      const auto* alloc = n.as<AllocateNode>();
-      if (alloc == nullptr || alloc->buffer->scope != "shared") return;
-      const int64_t* elems = as_const_int(alloc->buffer->shape[0]);
-      buffers << (buffers.tellp() > 0 ? ", " : "") << "'" << alloc->buffer->name << "' "
-              << (elems != nullptr ? *elems * alloc->buffer->dtype.bytes() : 0);
-    });
-    user_error(kernel.func->span) << "kernel '" << kernel.name << "' uses "
-                                  << kernel.shared_memory_bytes
-                                  << " bytes of shared memory (buffers " << buffers.str()
-                                  << " bytes); target '" << target.str() << "' allows at most "
-                                  << target.max_shared_memory_bytes;
-  }
+  check_memory(kernel, target, "shared", "per block", target.max_shared_memory_bytes);
+  check_memory(kernel, target, "local", "per thread", target.max_local_memory_bytes);
   check_dtypes(kernel, target);
 }
 

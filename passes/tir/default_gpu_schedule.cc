@@ -8,7 +8,9 @@
 // - reduction block: its spatial loops (moved outside the reduction loops) fused and
 //   bound to blockIdx.x, its reduction loops fused and split [None, R] with the inner
 //   part on threadIdx.x (R a power of two, at most 256 and the thread limit), which the
-//   kernel lowering turns into a cross-thread reduction.
+//   kernel lowering turns into a cross-thread reduction; without an init (it adds to
+//   what its output holds) its spatial loops are scheduled as above and its reduction
+//   loops stay serial inside each thread.
 // A block without loops (a one-element function) gets unit blockIdx.x / threadIdx.x
 // loops. Symbolic extents work through split's tail guards. A grid above the target's
 // limit, constant or symbolic, is split_host_device's to fit (a grid-stride loop).
@@ -118,6 +120,22 @@ void schedule_reduction(Schedule& s, const std::vector<LoopRef>& spatial,
   }
 }
 
+// A reduction block without init adds to what its output holds: the threads cannot
+// combine partial results from zero, so each runs its reduction loops serially.
+void schedule_accumulation(Schedule& s, const std::vector<LoopRef>& spatial,
+                           const std::vector<LoopRef>& reduce, const Target& target) {
+  std::vector<LoopRef> order = spatial;
+  order.insert(order.end(), reduce.begin(), reduce.end());
+  s.reorder(order);
+  if (!spatial.empty()) {
+    schedule_spatial(s, spatial, target);
+    return;
+  }
+  PrimFunc func = s.func();
+  s = Schedule(wrap_in_unit_loops(func, find_loop_path(func->body, reduce.front().var),
+                                  {kGridAxis, kBlockAxis}));
+}
+
 bool under_thread_binding(const StmtPath& path) {
   return std::any_of(path.begin(), path.end(), [](const Stmt& st) {
     const auto* loop = st.as<ForNode>();
@@ -161,6 +179,8 @@ PrimFunc default_gpu_schedule(const PrimFunc& func, const Target& target) {
     }
     if (reduce.empty()) {
       schedule_spatial(s, spatial, target);
+    } else if (!s.get_block_realize(block)->block->init.defined()) {
+      schedule_accumulation(s, spatial, reduce, target);
     } else {
       schedule_reduction(s, spatial, reduce, target);
     }

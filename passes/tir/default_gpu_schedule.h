@@ -10,7 +10,8 @@ namespace relaxc::tir {
 // - a spatial block: its spatial loops fused, split over blocks and threads
 //   (threads per block within the target's limit; a grid over the limit is split_host_device's);
 // - a reduction block: its spatial loops over blockIdx, its reduction loops split with
-//   the inner part bound to threadIdx.x (a cross-thread reduction).
+//   the inner part bound to threadIdx.x (a cross-thread reduction); one without an init
+//   (adding to its output) is scheduled as a spatial block, its reduction loops serial.
 // Symbolic extents work (tail guards). Already scheduled functions are returned as is.
 PrimFunc default_gpu_schedule(const PrimFunc& func, const Target& target);
 

@@ -7,6 +7,8 @@
 // "local" Allocate must have a constant size after simplification. Allocates move to the
 // top of the kernel, below its thread-bound loops: each is declared once per kernel, as
 // the back ends do (their contents never outlive one use: every user writes first).
+#include <algorithm>
+
 #include "ir/arith/analyzer.h"
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
@@ -111,7 +113,18 @@ class Flattener final : public Mutator {
   Stmt mutate_node(const AllocateNode* node) override {
     Buffer flat = mutate(node->buffer);
     if (flat->scope != "global" && as_const_int(flat->shape[0]) == nullptr) {
-      user_error(node->buffer->span.defined() ? node->buffer->span : node->span)
+      Span span = node->buffer->span.defined() ? node->buffer->span : node->span;
+      bool constant_shape =
+          std::all_of(node->buffer->shape.begin(), node->buffer->shape.end(),
+                      [](const PrimExpr& dim) { return as_const_int(dim) != nullptr; });
+      // Constant dimensions that fold to no constant: their product overflows.
+      if (constant_shape) {
+        user_error(span) << node->buffer->scope << " buffer '" << node->buffer->name
+                         << "' has the constant size " << text::print_node(flat->shape[0])
+                         << ", which overflows " << flat->shape[0]->dtype.str() << "; a kernel's "
+                         << node->buffer->scope << " buffers hold what fits in the target's memory";
+      }
+      user_error(span)
           << node->buffer->scope << " buffer '" << node->buffer->name
           << "' has the non-constant size " << text::print_node(flat->shape[0]) << "; a kernel's "
           << node->buffer->scope

@@ -79,7 +79,8 @@ PrimFunc simplify_kernel(const PrimFunc& kernel);
 PrimFunc legalize_vector_loops(const PrimFunc& kernel, const Target& target);
 
 // Checks a finished kernel and its launch against the target's limits: threads per block
-// (per axis and in all), constant grid sizes, shared memory, dtypes. UserError otherwise.
+// (per axis and in all), constant grid sizes, shared memory per block, local memory per
+// thread, dtypes. UserError otherwise.
 void check_kernel_limits(const KernelLaunch& launch, const Target& target);
 
 // The launch of a finished kernel named `name` as its thread-bound loops give it (block

@@ -326,6 +326,35 @@ TEST(DefaultGpuSchedule, FullReductionAndOneElement) {
   expect_same_results(one, h, {{1}, {1}}, kSeed);
 }
 
+// A reduction without init adds to what its output holds, as TVM allows: its reduction
+// loops stay serial in each thread (a cross-thread reduction would start from zero, and
+// was refused before for lacking an init).
+TEST(DefaultGpuSchedule, ReductionWithoutInitAccumulatesSerially) {
+  PrimFunc rows =
+      parse_func(module_of(R"(A: T.Buffer((6, 9), "float32"), S: T.Buffer((6,), "float32"))", R"(
+        for i, k in T.grid(6, 9):
+            with T.block("S"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                S[vi] = S[vi] + A[vi, vk]
+)"));
+  PrimFunc g = default_gpu_schedule(rows, kDesktop);
+  expect_bound_within(g, kDesktop);
+  EXPECT_EQ(threads_of(g, "S"), 6);
+  expect_same_results(rows, g, {{6, 9}, {6}}, kSeed);
+
+  PrimFunc total =
+      parse_func(module_of(R"(A: T.Buffer((50,), "float32"), S: T.Buffer((1,), "float32"))", R"(
+        for k in range(50):
+            with T.block("S"):
+                vk = T.axis.reduce(50, k)
+                S[0] = S[0] + A[vk]
+)"));
+  PrimFunc h = default_gpu_schedule(total, kDesktop);
+  expect_bound_within(h, kDesktop);
+  EXPECT_EQ(threads_of(h, "S"), 1);
+  expect_same_results(total, h, {{50}, {1}}, kSeed);
+}
+
 TEST(DefaultGpuSchedule, LeavesScheduledAndOpaqueFunctionsAlone) {
   PrimFunc f = parse_func(kVectorAdd);
   PrimFunc g = default_gpu_schedule(f, kDesktop);

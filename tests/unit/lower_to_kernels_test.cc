@@ -483,9 +483,30 @@ class Module:
                         B[vi] = tile[8191 - vi]
 )";
   EXPECT_EQ(error_of(source, "f", "vulkan -profile=mobile"),
-            "kernel 'f_kernel' uses 32768 bytes of shared memory (buffers 'tile' 32768 bytes); "
-            "target 'vulkan -profile=mobile' allows at most 16384");
+            "kernel 'f_kernel' uses 32768 bytes of shared memory per block (buffers 'tile' 32768 "
+            "bytes); target 'vulkan -profile=mobile' allows at most 16384");
   EXPECT_EQ(error_of(source, "f", "vulkan"), "");
+}
+
+// Constant dimensions whose product overflows the index type do not fold to a constant
+// size: the error says so instead of calling the size non-constant.
+TEST(LowerToKernelsErrors, LocalBufferSizeOverflowingItsIndexType) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4,), "float32")):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):
+                with T.block("A"):
+                    vi = T.axis.spatial(4, t)
+                    L = T.alloc_buffer((100000, 100000), "float32", scope="local")
+                    for i, j in T.grid(100000, 100000):
+                        L[i, j] = T.float32(1)
+                    A[vi] = L[vi, vi * 3]
+)";
+  EXPECT_EQ(error_of(source, "f", "vulkan"),
+            "local buffer 'L' has the constant size 100000 * 100000, which overflows int32; a "
+            "kernel's local buffers hold what fits in the target's memory");
 }
 
 TEST(LowerToKernelsErrors, Fp16OnMobile) {

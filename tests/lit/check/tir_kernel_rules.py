@@ -2,11 +2,16 @@
 # violation reported at once): a thread-bound loop of no threads or blocks, T.parallel
 # inside a kernel, an allocation in a scope relaxc does not allocate in (or in "global"
 # inside a kernel), a dimension below 0 (or 0 in an allocation), a barrier of another
-# scope than "shared", and a constant index outside a constant dimension. Before,
-# codegen aborted on the first six and the out-of-bounds store was silently dropped.
+# scope than "shared" or under a condition that depends on the thread (some threads never
+# reach it: the block hangs), a constant index outside a constant dimension, a parameter
+# buffer declared in a scope other than "global", an integer division or remainder by the
+# constant 0, and a cast to or from a handle. Before, codegen aborted on the first six and
+# the casts, the out-of-bounds store was silently dropped, the parameter's scope ignored,
+# CUDA dropped the divided store and the divergent barrier compiled.
 #
 # RUN: not %relaxc check %s 2>&1 | FileCheck %s --implicit-check-not=error:
 # RUN: not %relaxc build %s --target vulkan -o %t.rxe 2>&1 | FileCheck %s --implicit-check-not=error:
+# RUN: not %relaxc codegen %s --target cuda -o %t.ptx 2>&1 | FileCheck %s --implicit-check-not=error:
 
 @I.ir_module
 class Module:
@@ -62,3 +67,50 @@ class Module:
                 y[100000000] = x[vi]
                 # CHECK: tir_kernel_rules.py:[[@LINE+1]]:33: error: [tir] index -1 of dimension 0 of buffer 'x' is outside its extent 4 (indices run from 0 to 3)
                 y[vi] = y[vi] + x[-1]
+
+    @T.prim_func
+    def param_scopes(
+        # CHECK: tir_kernel_rules.py:[[@LINE+1]]:9: error: [tir] parameter buffer 'S' of PrimFunc 'param_scopes' is declared in scope 'shared'; a parameter lives in global memory (drop the scope, and copy it into a T.alloc_buffer of scope 'shared' inside the kernel where needed)
+        S: T.Buffer((4,), "float32", scope="shared"),
+        # CHECK: tir_kernel_rules.py:[[@LINE+1]]:9: error: [tir] parameter buffer 'L' of PrimFunc 'param_scopes' is declared in scope 'local'; a parameter lives in global memory (drop the scope, and copy it into a T.alloc_buffer of scope 'local' inside the kernel where needed)
+        L: T.Buffer((4,), "float32", scope="local"),
+    ):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):
+                with T.block("S"):
+                    vi = T.axis.spatial(4, t)
+                    S[vi] = L[vi]
+
+    @T.prim_func
+    def divide_by_zero(A: T.Buffer((4,), "int32"), B: T.Buffer((4,), "float32")):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):
+                with T.block("A"):
+                    vi = T.axis.spatial(4, t)
+                    # CHECK: tir_kernel_rules.py:[[@LINE+2]]:35: error: [tir] 'A[vi] // 0' divides by the constant 0; an integer division or remainder needs a divisor other than 0
+                    # CHECK: tir_kernel_rules.py:[[@LINE+1]]:42: error: [tir] 'T.truncmod(A[vi], 0)' divides by the constant 0; an integer division or remainder needs a divisor other than 0
+                    A[vi] = A[vi] // 0 + T.truncmod(A[vi], 0) + A[vi] // 2
+                    B[vi] = B[vi] / T.float32(0)
+
+    @T.prim_func
+    def handle_casts(A: T.Buffer((4,), "float32")):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):
+                with T.block("A"):
+                    vi = T.axis.spatial(4, t)
+                    # CHECK: tir_kernel_rules.py:[[@LINE+2]]:29: error: [tir] 'T.Cast("float32", T.Cast("handle", A[vi]))' casts handle to float32; a cast converts between bool, integer and float types
+                    # CHECK: tir_kernel_rules.py:[[@LINE+1]]:47: error: [tir] 'T.Cast("handle", A[vi])' casts float32 to handle; a cast converts between bool, integer and float types
+                    A[vi] = T.Cast("float32", T.Cast("handle", A[vi]))
+
+    @T.prim_func
+    def divergent_barrier(A: T.Buffer((4,), "float32")):
+        for b in T.thread_binding(1, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):
+                with T.block("A"):
+                    vi = T.axis.spatial(4, t)
+                    if b < 1:
+                        T.evaluate(T.tvm_storage_sync("shared"))
+                    if vi < 2:
+                        # CHECK: tir_kernel_rules.py:[[@LINE+1]]:25: error: [tir] T.tvm_storage_sync("shared") in PrimFunc 'divergent_barrier' runs under 'vi < 2', which depends on the thread; every thread of a block must reach a barrier, or the block hangs (move the barrier out of it)
+                        T.evaluate(T.tvm_storage_sync("shared"))
+                    A[vi] = T.float32(1)
