@@ -181,6 +181,11 @@ tir::PrimExpr PrimExprParser::parse_string(const PyString& s, const PrimExprCont
 tir::PrimExpr PrimExprParser::parse_unary(const PyUnary& u, const PrimExprContext& ctx) {
   if (u.op == "+") return parse(*u.operand, ctx);
   if (u.op == "not") return tir::logical_not(parse(*u.operand, ctx), u.span);
+  if (u.op == "~") {
+    // As TVM's ~ builds it: T.bitwise_not(x).
+    tir::PrimExpr x = parse(*u.operand, ctx);
+    return tir::call(x->dtype, "tir.bitwise_not", {x}, u.span);
+  }
   if (u.op == "-") {
     // A negated literal is a literal, as Python folds it.
     if (const auto* i = u.operand->as<PyInt>()) {
@@ -213,8 +218,15 @@ tir::PrimExpr PrimExprParser::parse_binary(const PyBinary& b, const PrimExprCont
     return tir::call(dtype, "tir.pow", {convert_literal(lhs, dtype), convert_literal(rhs, dtype)},
                      b.op_span);
   }
+  // The bit operators build the intrinsic calls TVM's operators build (and print as).
+  static const std::map<std::string, std::string> kBitOperations = {{"&", "tir.bitwise_and"},
+                                                                    {"|", "tir.bitwise_or"},
+                                                                    {"^", "tir.bitwise_xor"},
+                                                                    {"<<", "tir.shift_left"},
+                                                                    {">>", "tir.shift_right"}};
   auto it = kKinds.find(b.op);
-  if (it == kKinds.end()) {
+  auto bit_operation = kBitOperations.find(b.op);
+  if (it == kKinds.end() && bit_operation == kBitOperations.end()) {
     user_error(b.op_span) << "operator '" << b.op << "' is not supported in TensorIR expressions";
   }
   for (const tir::PrimExpr* operand : {&lhs, &rhs}) {
@@ -223,6 +235,9 @@ tir::PrimExpr PrimExprParser::parse_binary(const PyBinary& b, const PrimExprCont
     }
   }
   match_operand_types(lhs, rhs, b.op, b.op_span);
+  if (bit_operation != kBitOperations.end()) {
+    return tir::call(lhs->dtype, bit_operation->second, {lhs, rhs}, b.op_span);
+  }
   return tir::binary(it->second, lhs, rhs, b.op_span);
 }
 
@@ -504,6 +519,13 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
     case tir::Intrinsic::ResultType::SameAsArg0: {
       dtype = common_dtype(args);
       for (tir::PrimExpr& a : args) a = convert_literal(a, dtype);
+      for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i]->dtype != dtype) {
+          user_error(call.args[i]->span)
+              << "the arguments of " << callee << " have different types: " << dtype.str()
+              << " and " << args[i]->dtype.str() << " (use T.Cast to convert one)";
+        }
+      }
       break;
     }
     case tir::Intrinsic::ResultType::SameAsArg1: {

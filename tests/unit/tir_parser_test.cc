@@ -874,5 +874,39 @@ TEST(TirParser, SblockSpellingsAreTheBlockForms) {
   EXPECT_TRUE(structural_equal(parse_func(sblock, "f"), parse_func(block, "f")));
 }
 
+// The bit operators build the calls TVM's operators build, and print as TVM prints
+// them (T.bitwise_and ...); T.likely is a hint whose value is its condition.
+TEST(TirParser, BitOperatorsAndLikely) {
+  const std::string params = "A: T.Buffer((4,), \"int32\"), F: T.Buffer((4,), \"float32\")";
+  tir::PrimFunc operators = parse_func(prim_module(params, R"(        if T.likely(A[0] < 4):
+            A[0] = (A[1] & 3) | (A[2] ^ ~A[3]) << 2 >> A[0]
+        A[1] <<= 2
+)"),
+                                       "f");
+  tir::PrimFunc functions = parse_func(prim_module(params, R"(        if T.likely(A[0] < 4):
+            A[0] = T.bitwise_or(T.bitwise_and(A[1], 3), T.shift_right(T.shift_left(T.bitwise_xor(A[2], T.bitwise_not(A[3])), 2), A[0]))
+        A[1] = T.shift_left(A[1], 2)
+)"),
+                                       "f");
+  EXPECT_TRUE(structural_equal(operators, functions));
+  std::string printed = text::print_node(operators);
+  EXPECT_NE(printed.find("if T.likely(A[0] < 4):"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("A[1] = T.shift_left(A[1], 2)"), std::string::npos) << printed;
+
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = A[1] << 32\n")),
+            "5:24: T.shift_left by 32: a shift of int32 must be by 0 to 31");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.shift_right(A[1], -1)\n")),
+            "5:36: T.shift_right by -1: a shift of int32 must be by 0 to 31");
+  EXPECT_EQ(error_of(prim_module(params, "        F[0] = F[1] & F[2]\n")),
+            "5:16: T.bitwise_and needs an integer or bool argument, got float32");
+  EXPECT_EQ(error_of(prim_module(params, "        F[0] = ~F[1]\n")),
+            "5:17: T.bitwise_not needs an integer or bool argument, got float32");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = (A[1] < 0) << 1\n")),
+            "5:22: T.shift_left needs an integer argument, got bool");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.shift_left(A[1], F[0])\n")),
+            "5:35: the arguments of T.shift_left have different types: int32 and float32 (use "
+            "T.Cast to convert one)");
+}
+
 }  // namespace
 }  // namespace relaxc
