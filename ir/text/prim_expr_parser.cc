@@ -5,6 +5,7 @@
 // Relax shape, and int64 when it does not fit in 32 bits), a float literal float32, and
 // a literal next to a typed operand takes that operand's type (the tir constructors do
 // that). Operators map to their nodes: // and % floor, / truncates integers.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -417,6 +418,31 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
       return tir::ramp(base, stride, static_cast<int>(lanes), call.span);
     }
     return tir::broadcast(operand(args[0]), static_cast<int>(lanes), call.span);
+  }
+  bool where_form = std::any_of(call.keywords.begin(), call.keywords.end(),
+                                [](const PyKeyword& kw) { return kw.name == "where"; });
+  if (fn == "Let" && where_form) {
+    // T.Let(body, where={x: value}), as TVM prints it: x is declared beforehand
+    // (x = T.int32()).
+    auto args = bind_arguments(call, c, {"expr", "where"}, 2);
+    const auto* where = args[1]->as<PyDict>();
+    if (where == nullptr || where->keys.size() != 1) {
+      user_error(args[1]->span) << "the where of T.Let is a dict of one variable and its value, "
+                                   "where={x: value}";
+    }
+    const auto* name = where->keys[0]->as<PyName>();
+    const Symbol* symbol = name != nullptr ? scope_.lookup(name->id) : nullptr;
+    if (symbol == nullptr || symbol->kind != Symbol::Kind::PrimVar) {
+      user_error(where->keys[0]->span)
+          << "the variable of T.Let's where must be declared beforehand (x = T.int32())";
+    }
+    tir::Var v = symbol->prim_var;
+    tir::PrimExpr value = convert_literal(operand(where->values[0].get()), v->dtype);
+    if (value->dtype != v->dtype) {
+      user_error(where->values[0]->span) << "the value has type " << value->dtype.str() << ", but '"
+                                         << name->id << "' is declared " << v->dtype.str();
+    }
+    return tir::let(v, value, operand(args[0]), call.span);
   }
   if (fn == "Let") {
     auto args = bind_arguments(call, c, {"var", "value", "body"}, 3);

@@ -908,5 +908,28 @@ TEST(TirParser, BitOperatorsAndLikely) {
             "T.Cast to convert one)");
 }
 
+// T.Let(body, where={x: value}) as TVM prints it, x declared beforehand; the same Let as
+// T.Let(x, value, body), and printed in TVM's form with x declared at the top.
+TEST(TirParser, LetWithWhereAsTvmPrintsIt) {
+  const std::string params = "B: T.Buffer((4,), \"int32\"), n: T.int32";
+  tir::PrimFunc where = parse_func(
+      prim_module(params, "        t = T.int32()\n        B[0] = T.Let(t + 1, where={t: n * 2})\n"),
+      "f");
+  tir::PrimFunc positional =
+      parse_func(prim_module(params, "        B[0] = T.Let(t, n * 2, t + 1)\n"), "f");
+  EXPECT_TRUE(structural_equal(where, positional));
+  std::string printed = text::print_node(positional);
+  EXPECT_NE(printed.find("    t = T.int32()\n    B[0] = T.Let(t + 1, where={t: n * 2})"),
+            std::string::npos)
+      << printed;
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = T.Let(n, where={u: 1})\n")),
+            "5:32: the variable of T.Let's where must be declared beforehand (x = T.int32())");
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = T.Let(n, where={})\n")),
+            "5:31: the where of T.Let is a dict of one variable and its value, where={x: value}");
+  EXPECT_EQ(error_of(prim_module(
+                params, "        t = T.int32()\n        B[0] = T.Let(t, where={t: 1.5})\n")),
+            "6:35: the value has type float32, but 't' is declared int32");
+}
+
 }  // namespace
 }  // namespace relaxc
