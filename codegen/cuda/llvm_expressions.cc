@@ -47,8 +47,7 @@ LlvmValue LlvmKernelBuilder::eval_select(const tir::SelectNode* select) {
 
 LlvmValue LlvmKernelBuilder::eval_ramp(const tir::RampNode* ramp) {
   LlvmValue base = eval(ramp->base), stride = eval(ramp->stride);
-  RELAXC_ICHECK(base.dtype.lanes() == 1 && stride.dtype == base.dtype &&
-                base.dtype.is_integer())
+  RELAXC_ICHECK(base.dtype.lanes() == 1 && stride.dtype == base.dtype && base.dtype.is_integer())
       << "kernel '" << kernel_.name << "': a ramp of " << base.dtype.str();
   std::vector<llvm::Constant*> steps;
   for (int i = 0; i < ramp->lanes; ++i) {
@@ -210,6 +209,10 @@ LlvmValue LlvmKernelBuilder::eval_load(const tir::BufferLoadNode* load) {
 
 LlvmValue LlvmKernelBuilder::eval_call(const tir::CallNode* call) {
   if (call->op == "tir.if_then_else") return eval_if_then_else(call);
+  if (call->op == "tir.likely") return eval(call->args[0]);
+  if (call->op.rfind("tir.bitwise_", 0) == 0 || call->op.rfind("tir.shift_", 0) == 0) {
+    return eval_bit_operation(call);
+  }
   if (call->op == "tir.reinterpret") {
     RELAXC_ICHECK(call->args.size() == 1) << "T.reinterpret takes one argument";
     LlvmValue value = eval(call->args[0]);
@@ -232,6 +235,30 @@ LlvmValue LlvmKernelBuilder::eval_call(const tir::CallNode* call) {
   user_error(call->span) << "kernel '" << kernel_.name << "' calls " << callee
                          << ", which the CUDA back end does not provide";
   return {};  // not reached; GCC cannot see that the line above throws
+}
+
+// T.bitwise_* and T.shift_*. Booleans are i1, so their bitwise operations are the
+// logical ones.
+LlvmValue LlvmKernelBuilder::eval_bit_operation(const tir::CallNode* call) {
+  LlvmValue x = eval(call->args[0]);
+  if (call->op == "tir.bitwise_not") return {b_.CreateNot(x.value), x.dtype};
+  RELAXC_ICHECK(call->args.size() == 2) << call->op << " takes two arguments";
+  LlvmValue y = eval(call->args[1]);
+  match_lanes(x, y);
+  llvm::Value* result = nullptr;
+  if (call->op == "tir.bitwise_and") {
+    result = b_.CreateAnd(x.value, y.value);
+  } else if (call->op == "tir.bitwise_or") {
+    result = b_.CreateOr(x.value, y.value);
+  } else if (call->op == "tir.bitwise_xor") {
+    result = b_.CreateXor(x.value, y.value);
+  } else if (call->op == "tir.shift_left") {
+    result = b_.CreateShl(x.value, y.value);
+  } else if (call->op == "tir.shift_right") {
+    result = x.dtype.is_int() ? b_.CreateAShr(x.value, y.value) : b_.CreateLShr(x.value, y.value);
+  }
+  RELAXC_ICHECK(result != nullptr) << "kernel '" << kernel_.name << "': " << call->op;
+  return {result, x.dtype};
 }
 
 LlvmValue LlvmKernelBuilder::eval_math(const tir::CallNode* call) {

@@ -75,6 +75,7 @@ class LlvmKernelBuilder : public KernelWalker<LlvmKernelBuilder, LlvmValue> {
   LlvmValue eval_load(const tir::BufferLoadNode* load);
   LlvmValue eval_call(const tir::CallNode* call);
   LlvmValue eval_if_then_else(const tir::CallNode* call);
+  LlvmValue eval_bit_operation(const tir::CallNode* call);
   LlvmValue eval_math(const tir::CallNode* call);
   LlvmValue eval_shuffle_down(const tir::CallNode* call);
   LlvmValue convert(LlvmValue value, DataType to);

@@ -61,6 +61,7 @@ class KernelCodegen : public KernelWalker<KernelCodegen, SpirvValue> {
   SpirvValue eval_load(const tir::BufferLoadNode* load);
   SpirvValue eval_call(const tir::CallNode* call);
   SpirvValue eval_if_then_else(const tir::CallNode* call);
+  SpirvValue eval_bit_operation(const tir::CallNode* call);
   SpirvValue eval_floor_div_mod(NodeKind kind, SpirvValue a, SpirvValue b);
   SpirvValue convert(SpirvValue value, DataType to);
   // The int32 value that an int64 value sign-extends (a conversion or a constant), or an

@@ -44,8 +44,7 @@ SpirvValue KernelCodegen::eval_ramp(const tir::RampNode* ramp) {
   std::vector<uint32_t> steps;
   for (int i = 0; i < ramp->lanes; ++i) steps.push_back(b_.constant(base.dtype, i));
   SpirvValue step_vector = op(spv::OpCompositeConstruct, vector, steps);
-  SpirvValue offsets =
-      op(spv::OpIMul, vector, {broadcast(stride, ramp->lanes).id, step_vector.id});
+  SpirvValue offsets = op(spv::OpIMul, vector, {broadcast(stride, ramp->lanes).id, step_vector.id});
   return op(spv::OpIAdd, vector, {broadcast(base, ramp->lanes).id, offsets.id});
 }
 
@@ -192,6 +191,10 @@ SpirvValue KernelCodegen::eval_load(const tir::BufferLoadNode* load) {
 
 SpirvValue KernelCodegen::eval_call(const tir::CallNode* call) {
   if (call->op == "tir.if_then_else") return eval_if_then_else(call);
+  if (call->op == "tir.likely") return eval(call->args[0]);
+  if (call->op.rfind("tir.bitwise_", 0) == 0 || call->op.rfind("tir.shift_", 0) == 0) {
+    return eval_bit_operation(call);
+  }
   if (call->op == "tir.reinterpret") {
     RELAXC_ICHECK(call->args.size() == 1) << "T.reinterpret takes one argument";
     SpirvValue value = eval(call->args[0]);
@@ -217,6 +220,32 @@ SpirvValue KernelCodegen::eval_call(const tir::CallNode* call) {
   user_error(call->span) << "kernel '" << kernel_.name << "' calls " << callee
                          << ", which the SPIR-V back end does not provide";
   return {};  // not reached; GCC cannot see that the line above throws
+}
+
+// T.bitwise_* and T.shift_*; the bitwise operations of booleans are the logical ones.
+SpirvValue KernelCodegen::eval_bit_operation(const tir::CallNode* call) {
+  SpirvValue x = eval(call->args[0]);
+  bool is_bool = x.dtype.is_bool();
+  if (call->op == "tir.bitwise_not")
+    return op(is_bool ? spv::OpLogicalNot : spv::OpNot, x.dtype, {x.id});
+  RELAXC_ICHECK(call->args.size() == 2) << call->op << " takes two arguments";
+  SpirvValue y = eval(call->args[1]);
+  match_lanes(x, y);
+  spv::Op code = spv::OpNop;
+  if (call->op == "tir.bitwise_and") {
+    code = is_bool ? spv::OpLogicalAnd : spv::OpBitwiseAnd;
+  } else if (call->op == "tir.bitwise_or") {
+    code = is_bool ? spv::OpLogicalOr : spv::OpBitwiseOr;
+  } else if (call->op == "tir.bitwise_xor") {
+    code = is_bool ? spv::OpLogicalNotEqual : spv::OpBitwiseXor;
+  } else if (call->op == "tir.shift_left") {
+    code = spv::OpShiftLeftLogical;
+  } else if (call->op == "tir.shift_right") {
+    code = x.dtype.is_int() ? spv::OpShiftRightArithmetic : spv::OpShiftRightLogical;
+  }
+  RELAXC_ICHECK(code != spv::OpNop && !(is_bool && call->op.rfind("tir.shift_", 0) == 0))
+      << "kernel '" << kernel_.name << "': " << call->op << " of " << x.dtype.str();
+  return op(code, x.dtype, {x.id, y.id});
 }
 
 SpirvValue KernelCodegen::eval_if_then_else(const tir::CallNode* call) {

@@ -5,6 +5,7 @@
 // Relax shape, and int64 when it does not fit in 32 bits), a float literal float32, and
 // a literal next to a typed operand takes that operand's type (the tir constructors do
 // that). Operators map to their nodes: // and % floor, / truncates integers.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -181,6 +182,11 @@ tir::PrimExpr PrimExprParser::parse_string(const PyString& s, const PrimExprCont
 tir::PrimExpr PrimExprParser::parse_unary(const PyUnary& u, const PrimExprContext& ctx) {
   if (u.op == "+") return parse(*u.operand, ctx);
   if (u.op == "not") return tir::logical_not(parse(*u.operand, ctx), u.span);
+  if (u.op == "~") {
+    // As TVM's ~ builds it: T.bitwise_not(x).
+    tir::PrimExpr x = parse(*u.operand, ctx);
+    return tir::call(x->dtype, "tir.bitwise_not", {x}, u.span);
+  }
   if (u.op == "-") {
     // A negated literal is a literal, as Python folds it.
     if (const auto* i = u.operand->as<PyInt>()) {
@@ -213,8 +219,15 @@ tir::PrimExpr PrimExprParser::parse_binary(const PyBinary& b, const PrimExprCont
     return tir::call(dtype, "tir.pow", {convert_literal(lhs, dtype), convert_literal(rhs, dtype)},
                      b.op_span);
   }
+  // The bit operators build the intrinsic calls TVM's operators build (and print as).
+  static const std::map<std::string, std::string> kBitOperations = {{"&", "tir.bitwise_and"},
+                                                                    {"|", "tir.bitwise_or"},
+                                                                    {"^", "tir.bitwise_xor"},
+                                                                    {"<<", "tir.shift_left"},
+                                                                    {">>", "tir.shift_right"}};
   auto it = kKinds.find(b.op);
-  if (it == kKinds.end()) {
+  auto bit_operation = kBitOperations.find(b.op);
+  if (it == kKinds.end() && bit_operation == kBitOperations.end()) {
     user_error(b.op_span) << "operator '" << b.op << "' is not supported in TensorIR expressions";
   }
   for (const tir::PrimExpr* operand : {&lhs, &rhs}) {
@@ -223,6 +236,9 @@ tir::PrimExpr PrimExprParser::parse_binary(const PyBinary& b, const PrimExprCont
     }
   }
   match_operand_types(lhs, rhs, b.op, b.op_span);
+  if (bit_operation != kBitOperations.end()) {
+    return tir::call(lhs->dtype, bit_operation->second, {lhs, rhs}, b.op_span);
+  }
   return tir::binary(it->second, lhs, rhs, b.op_span);
 }
 
@@ -403,6 +419,31 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
     }
     return tir::broadcast(operand(args[0]), static_cast<int>(lanes), call.span);
   }
+  bool where_form = std::any_of(call.keywords.begin(), call.keywords.end(),
+                                [](const PyKeyword& kw) { return kw.name == "where"; });
+  if (fn == "Let" && where_form) {
+    // T.Let(body, where={x: value}), as TVM prints it: x is declared beforehand
+    // (x = T.int32()).
+    auto args = bind_arguments(call, c, {"expr", "where"}, 2);
+    const auto* where = args[1]->as<PyDict>();
+    if (where == nullptr || where->keys.size() != 1) {
+      user_error(args[1]->span) << "the where of T.Let is a dict of one variable and its value, "
+                                   "where={x: value}";
+    }
+    const auto* name = where->keys[0]->as<PyName>();
+    const Symbol* symbol = name != nullptr ? scope_.lookup(name->id) : nullptr;
+    if (symbol == nullptr || symbol->kind != Symbol::Kind::PrimVar) {
+      user_error(where->keys[0]->span)
+          << "the variable of T.Let's where must be declared beforehand (x = T.int32())";
+    }
+    tir::Var v = symbol->prim_var;
+    tir::PrimExpr value = convert_literal(operand(where->values[0].get()), v->dtype);
+    if (value->dtype != v->dtype) {
+      user_error(where->values[0]->span) << "the value has type " << value->dtype.str() << ", but '"
+                                         << name->id << "' is declared " << v->dtype.str();
+    }
+    return tir::let(v, value, operand(args[0]), call.span);
+  }
   if (fn == "Let") {
     auto args = bind_arguments(call, c, {"var", "value", "body"}, 3);
     const auto* name = args[0]->as<PyName>();
@@ -504,6 +545,13 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
     case tir::Intrinsic::ResultType::SameAsArg0: {
       dtype = common_dtype(args);
       for (tir::PrimExpr& a : args) a = convert_literal(a, dtype);
+      for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i]->dtype != dtype) {
+          user_error(call.args[i]->span)
+              << "the arguments of " << callee << " have different types: " << dtype.str()
+              << " and " << args[i]->dtype.str() << " (use T.Cast to convert one)";
+        }
+      }
       break;
     }
     case tir::Intrinsic::ResultType::SameAsArg1: {

@@ -360,8 +360,16 @@ RelaxParser::BranchResult RelaxParser::parse_branch(const PyBody& body, Span spa
     } else {
       value = expr(*a.value);
     }
+  } else if (const auto* statement = last.as<PyExprStmt>();
+             statement != nullptr && statement->value->as<PyCall>()) {
+    // A call statement (R.print(...)) ends the branch as TVM's parser reads it: bound to
+    // '_', as a statement elsewhere is, so the If is bound to '_' too.
+    result.name = "_";
+    result.name_span = statement->value->span;
+    value = expr(*statement->value);
   } else {
-    user_error(last.span) << "a branch of an 'if' must end by assigning its value to a name";
+    user_error(last.span) << "a branch of an 'if' must end by assigning its value to a name "
+                             "or by a call";
   }
   builder_.end_block();
   result.value = builder_.end_scope(value, span);

@@ -67,9 +67,8 @@ FuncVariables analyze_variables(const tir::PrimFuncNode* func) {
       case NodeKind::TirLetStmt:
         bound.insert(static_cast<const tir::LetStmtNode*>(node)->var.get());
         break;
-      case NodeKind::TirLet:
-        bound.insert(static_cast<const tir::LetNode*>(node)->var.get());
-        break;
+      // A Let's variable is declared at the top, as TVM prints it (T.Let(body, where=...)
+      // names a variable in scope).
       case NodeKind::TirIterVar:
         bound.insert(static_cast<const tir::IterVarNode*>(node)->var.get());
         break;
@@ -330,10 +329,10 @@ TirPrinter::Doc TirPrinter::print(const tir::PrimExpr& e) {
     }
     case NodeKind::TirLet: {
       const auto* let = e.as<tir::LetNode>();
-      std::string value = print(let->value).text;
-      NameScope scope(ctx_.names);
-      std::string var = let->var.defined() ? define_var(let->var.get()) : "None";
-      return {t("Let") + "(" + var + ", " + value + ", " + print(let->body).text + ")", kAtom};
+      std::string var = let->var.defined() ? print(let->var).text : "None";
+      return {t("Let") + "(" + print(let->body).text + ", where={" + var + ": " +
+                  print(let->value).text + "})",
+              kAtom};
     }
     case NodeKind::TirCall:
       return call(e.as<tir::CallNode>());

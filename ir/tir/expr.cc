@@ -28,8 +28,7 @@ PrimExpr convert_imm(const PrimExpr& e, DataType dtype) {
   // A float literal meets an integer operand: only a whole number in range converts.
   if (!(f->value >= -9.2e18 && f->value <= 9.2e18) ||
       static_cast<double>(static_cast<int64_t>(f->value)) != f->value) {
-    user_error(e->span) << "the float literal " << f->value << " cannot be used as "
-                        << dtype.str();
+    user_error(e->span) << "the float literal " << f->value << " cannot be used as " << dtype.str();
   }
   return int_imm(dtype, static_cast<int64_t>(f->value), e->span);
 }
@@ -60,24 +59,42 @@ void unify(PrimExpr& a, PrimExpr& b, const char* op, Span span) {
 
 const char* op_symbol(NodeKind kind) {
   switch (kind) {
-    case NodeKind::TirAdd: return "+";
-    case NodeKind::TirSub: return "-";
-    case NodeKind::TirMul: return "*";
-    case NodeKind::TirDiv: return "truncdiv";
-    case NodeKind::TirMod: return "truncmod";
-    case NodeKind::TirFloorDiv: return "//";
-    case NodeKind::TirFloorMod: return "%";
-    case NodeKind::TirMin: return "min";
-    case NodeKind::TirMax: return "max";
-    case NodeKind::TirEQ: return "==";
-    case NodeKind::TirNE: return "!=";
-    case NodeKind::TirLT: return "<";
-    case NodeKind::TirLE: return "<=";
-    case NodeKind::TirGT: return ">";
-    case NodeKind::TirGE: return ">=";
-    case NodeKind::TirAnd: return "and";
-    case NodeKind::TirOr: return "or";
-    default: return "?";
+    case NodeKind::TirAdd:
+      return "+";
+    case NodeKind::TirSub:
+      return "-";
+    case NodeKind::TirMul:
+      return "*";
+    case NodeKind::TirDiv:
+      return "truncdiv";
+    case NodeKind::TirMod:
+      return "truncmod";
+    case NodeKind::TirFloorDiv:
+      return "//";
+    case NodeKind::TirFloorMod:
+      return "%";
+    case NodeKind::TirMin:
+      return "min";
+    case NodeKind::TirMax:
+      return "max";
+    case NodeKind::TirEQ:
+      return "==";
+    case NodeKind::TirNE:
+      return "!=";
+    case NodeKind::TirLT:
+      return "<";
+    case NodeKind::TirLE:
+      return "<=";
+    case NodeKind::TirGT:
+      return ">";
+    case NodeKind::TirGE:
+      return ">=";
+    case NodeKind::TirAnd:
+      return "and";
+    case NodeKind::TirOr:
+      return "or";
+    default:
+      return "?";
   }
 }
 
@@ -228,13 +245,15 @@ PrimExpr binary(NodeKind kind, PrimExpr a, PrimExpr b, Span span) {
     RELAXC_BINARY_CASE(TirAnd)
     RELAXC_BINARY_CASE(TirOr)
 #undef RELAXC_BINARY_CASE
-    default: RELAXC_UNREACHABLE() << node_kind_name(kind) << " is not a binary kind";
+    default:
+      RELAXC_UNREACHABLE() << node_kind_name(kind) << " is not a binary kind";
   }
 }
 
 PrimExpr logical_not(PrimExpr a, Span span) {
   if (!a->dtype.is_bool()) {
-    user_error(span.defined() ? span : a->span) << "operand of 'not' must be bool, got " << a->dtype.str();
+    user_error(span.defined() ? span : a->span)
+        << "operand of 'not' must be bool, got " << a->dtype.str();
   }
   auto* n = make_node<NotNode>();
   DataType dtype = a->dtype;
@@ -297,13 +316,35 @@ PrimExpr call(DataType dtype, std::string op, std::vector<PrimExpr> args, Span s
     user_error(span) << "T." << intrin->script_name << " takes " << intrin->num_args
                      << " argument(s), got " << args.size();
   }
-  if (intrin->float_only) {
-    for (const PrimExpr& a : args) {
-      if (!a->dtype.is_float()) {
-        user_error(a->span.defined() ? a->span : span)
-            << "T." << intrin->script_name << " needs a floating-point argument, got "
-            << a->dtype.str();
-      }
+  for (const PrimExpr& a : args) {
+    DataType t = a->dtype;
+    const char* needed = nullptr;
+    switch (intrin->arguments) {
+      case Intrinsic::Arguments::Any:
+        break;
+      case Intrinsic::Arguments::Float:
+        if (!t.is_float()) needed = "a floating-point";
+        break;
+      case Intrinsic::Arguments::IntegerOrBool:
+        if (!t.is_integer()) needed = "an integer or bool";
+        break;
+      case Intrinsic::Arguments::Integer:
+        if (!t.is_integer() || t.is_bool()) needed = "an integer";
+        break;
+    }
+    if (needed != nullptr) {
+      user_error(a->span.defined() ? a->span : span)
+          << "T." << intrin->script_name << " needs " << needed << " argument, got " << t.str();
+    }
+  }
+  if (op == "tir.shift_left" || op == "tir.shift_right") {
+    // A constant shift by the width or more, or by a negative amount, is undefined.
+    const int64_t* amount = as_const_int(args[1]);
+    int bits = args[0]->dtype.bits();
+    if (amount != nullptr && (*amount < 0 || *amount >= bits)) {
+      user_error(args[1]->span.defined() ? args[1]->span : span)
+          << "T." << intrin->script_name << " by " << *amount << ": a shift of "
+          << args[0]->dtype.str() << " must be by 0 to " << bits - 1;
     }
   }
   auto* n = make_node<CallNode>();

@@ -17,11 +17,17 @@ struct Intrinsic {
     Void,        // a statement-like intrinsic evaluated for its effect (barriers)
     Arg0Alone,   // arg 0's dtype; the other args keep theirs (shuffle_down(x, delta))
   };
+  enum class Arguments : uint8_t {
+    Any,
+    Float,          // math functions
+    IntegerOrBool,  // bitwise_and/or/xor/not (on booleans, the logical operations)
+    Integer,        // shift_left/right
+  };
   std::string name;         // "tir.exp"
   std::string script_name;  // "exp", printed as T.exp
   int num_args;             // -1: any number
   ResultType result;
-  bool float_only;  // arguments must be floating point
+  Arguments arguments;  // what the arguments' dtypes must be
   bool pure;
 };
 

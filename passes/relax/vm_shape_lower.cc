@@ -29,7 +29,10 @@
 //    - sinfo_args that mention a variable a match_cast defined lose that information
 //      (substitute_struct_info erases it), so that the function stays well formed once
 //      its match_casts are gone: only the parameters still define shape variables;
-//    - the return value is checked against the function's return StructInfo.
+//    - the return value is checked against the function's return StructInfo;
+//    - the tensor condition of an If whose dimensions are not all known to be 1 is
+//      asserted to have one element before the If (match_shape, on an empty heap if the
+//      function has none), so the error names the If's place.
 //    A function with no shape variables gets no heap, except an empty one (0 slots)
 //    when it has constant dimensions to assert: match_shape takes a heap tensor.
 #include <string>
@@ -180,15 +183,45 @@ class ShapeLowerer : public ExprMutator {
   // Each branch sees the variables and slots defined before the If, not the other's.
   Expr visit_node(const IfNode* node) override {
     Expr cond = visit_expr(node->cond);
+    check_condition(cond, node->span);
     PathState before = state_;
+    Var heap_before = heap_;  // a heap a branch allocates is not in scope after it
     Expr t = visit_scope(node->true_branch);
     state_ = before;
+    heap_ = heap_before;
     Expr f = visit_scope(node->false_branch);
     state_ = before;
+    heap_ = heap_before;
     if (cond.same_as(node->cond) && t.same_as(node->true_branch) && f.same_as(node->false_branch)) {
       return Expr(node);
     }
     return builder_.if_then_else(cond, t, f, node->span);
+  }
+
+  // The VM reads a tensor condition's one element; dimensions not known to be 1 are
+  // asserted before the If, so that a tensor of several elements is reported at the
+  // If's place. (A condition of unknown ndim is left to the VM's own check.)
+  void check_condition(const Expr& cond, Span span) {
+    const auto* t = cond->struct_info.as<TensorStructInfoNode>();
+    if (t == nullptr || t->ndim <= 0) return;
+    const std::vector<PrimExpr>* dims = t->shape_values();
+    std::vector<Expr> codes;
+    bool any = false;
+    for (int d = 0; d < t->ndim; ++d) {
+      bool is_one = dims != nullptr && tir::is_const_int((*dims)[d], 1);
+      any = any || !is_one;
+      codes.push_back(prim(is_one ? builtin::kNoOp : builtin::kAssertEqualToImm));
+      codes.push_back(prim(is_one ? 0 : 1));
+    }
+    if (!any) return;
+    if (!heap_.defined()) {
+      heap_ =
+          builder_.emit(packed(builtin::kAllocShapeHeap, {prim(0)}, {tensor_sinfo_ndim(1, kInt64)}),
+                        "shape_heap");
+    }
+    emit_match(cond, /*is_prim=*/false, std::move(codes),
+               func_name_ + ": the condition of If" + location(span) +
+                   ", expected a tensor of one element");
   }
 
   Expr visit_node(const FunctionNode* node) override {

@@ -17,7 +17,8 @@ namespace {
 
 bool is_float_math(const std::string& op) {
   const Intrinsic* intrinsic = find_intrinsic(op);
-  return intrinsic != nullptr && intrinsic->float_only && intrinsic->pure;
+  return intrinsic != nullptr && intrinsic->arguments == Intrinsic::Arguments::Float &&
+         intrinsic->pure;
 }
 
 bool becomes_vector_code(const ForNode* loop, const Target& target) {

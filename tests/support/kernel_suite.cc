@@ -161,6 +161,25 @@ class Module:
                 C[vi] = A[vi] * B[vi] + A[vi] // 7 - B[vi] % 5 + T.max(A[vi], B[vi])
 )";
 
+// The bit operators (as TVM's TensorIR tests write them) and T.likely; a logical shift
+// of the uint32 view and arithmetic shifts of negative values.
+constexpr const char* kBitOpsI32 = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def bit_ops_i32(a: T.handle, b: T.handle, c: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n,), "int32")
+        B = T.match_buffer(b, (n,), "int32")
+        C = T.match_buffer(c, (n,), "int32")
+        for i in range(n):
+            with T.block("C"):
+                vi = T.axis.spatial(n, i)
+                T.reads(A[vi], B[vi])
+                T.writes(C[vi])
+                C[vi] = T.if_then_else(T.likely((A[vi] < 0) & ~(B[vi] < 0) | ((A[vi] ^ B[vi]) & 1 == 0)), (A[vi] & B[vi]) | A[vi] << 3, (A[vi] ^ ~B[vi]) >> (B[vi] & 7)) + T.Cast("int32", T.Cast("uint32", A[vi]) >> T.uint32(28))
+)";
+
 constexpr const char* kScaleAddF16 = R"(
 @I.ir_module
 class Module:
@@ -459,6 +478,34 @@ std::vector<SuiteKernel> make_suite() {
         auto y = static_cast<int64_t>(a[1].data[i]);
         int64_t floormod = y - floordiv(y, 5) * 5;
         a[2].data[i] = static_cast<double>(x * y + floordiv(x, 7) - floormod + std::max(x, y));
+      }
+    };
+    k.outputs = {2};
+    k.atol = 0;
+    k.rtol = 0;
+    k.element_type = DataType::Int(32);
+    suite.push_back(k);
+  }
+  {
+    SuiteKernel k;
+    k.name = "bit_ops_i32";
+    k.source = kBitOpsI32;
+    k.sizes = {{{"n", 1}}, {{"n", 100}}, {{"n", 1000}}};
+    k.make_args = [](const Sizes& s, uint64_t seed) {
+      int64_t n = s.at("n");
+      std::vector<HostArray> args =
+          random_inputs({{n}, {n}}, DataType::Int(32), seed, -100000, 100000);
+      args.push_back(zeros(DataType::Int(32), {n}));
+      return args;
+    };
+    k.reference = [](std::vector<HostArray>& a) {
+      for (int64_t i = 0; i < a[2].size(); ++i) {
+        auto x = static_cast<int32_t>(a[0].data[i]);
+        auto y = static_cast<int32_t>(a[1].data[i]);
+        bool take_first = (x < 0 && y >= 0) || ((x ^ y) & 1) == 0;
+        int32_t chosen = take_first ? (x & y) | static_cast<int32_t>(static_cast<uint32_t>(x) << 3)
+                                    : (x ^ ~y) >> (y & 7);
+        a[2].data[i] = chosen + static_cast<int32_t>(static_cast<uint32_t>(x) >> 28);
       }
     };
     k.outputs = {2};

@@ -402,6 +402,22 @@ class Interpreter {
       double b = eval(node->args[1]).as_double();
       return make_float(node->dtype, op == "tir.pow" ? std::pow(a, b) : std::fmod(a, b));
     }
+    if (op == "tir.likely") return eval(node->args.at(0));
+    if (op == "tir.bitwise_not") {
+      int64_t a = eval(node->args.at(0)).i;
+      return make_int(node->dtype, node->dtype.is_bool() ? !a : ~a);
+    }
+    if (op.rfind("tir.bitwise_", 0) == 0 || op.rfind("tir.shift_", 0) == 0) {
+      int64_t a = eval(node->args.at(0)).i, b = eval(node->args.at(1)).i;
+      // Values of unsigned types are held zero-extended, so >> on them is logical.
+      int64_t result = op == "tir.bitwise_and"   ? a & b
+                       : op == "tir.bitwise_or"  ? a | b
+                       : op == "tir.bitwise_xor" ? a ^ b
+                       : op == "tir.shift_left"
+                           ? static_cast<int64_t>(static_cast<uint64_t>(a) << b)
+                           : a >> b;
+      return make_int(node->dtype, result);
+    }
     if ((op == "tir.isnan" || op == "tir.isinf") && node->args.size() == 1) {
       double a = eval(node->args[0]).as_double();
       return make_int(node->dtype, op == "tir.isnan" ? std::isnan(a) : std::isinf(a));

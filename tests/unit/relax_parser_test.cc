@@ -314,6 +314,31 @@ class Module:
   EXPECT_TRUE(body(f).body.same_as(b[0]->var));
 }
 
+// TVM's parser binds a branch's last call statement to '_' and the If to '_': the same
+// function as the branches ending in '_ = R.print(...)'.
+TEST(RelaxParser, IfBranchesEndingInACallAreBoundToUnderscore) {
+  auto conditional = [](const std::string& then_last, const std::string& else_last) {
+    return text::parse_module(R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def f(x: R.Tensor((), "int32"), c: R.Tensor((), "bool")) -> R.Tensor((), "int32"):
+        if c:
+            )" + then_last + R"(
+        else:
+            )" + else_last + R"(
+        return x
+)");
+  };
+  IRModule sugared = conditional(R"(R.print(x, format="yes {}"))", R"(R.print(x, format="no {}"))");
+  IRModule unsugared =
+      conditional(R"(_ = R.print(x, format="yes {}"))", R"(_ = R.print(x, format="no {}"))");
+  EXPECT_TRUE(structural_equal(sugared, unsugared));
+  std::vector<Binding> b = bindings(body(function(sugared, "f")));
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0]->var->name, "_");
+  EXPECT_TRUE(b[0]->value.is<relax::IfNode>());
+}
+
 TEST(RelaxParser, NestedIfRecursionAndCallsInAnyOrder) {
   IRModule m = text::parse_module(R"(@I.ir_module
 class Module:
@@ -733,10 +758,15 @@ TEST(RelaxParserErrors, BlockAndControlFlowStructure) {
       error_of(relax_module("        if x:\n            z = x\n        else:\n            w = y\n"
                             "        return z\n")),
       "8:13: both branches of an 'if' must end by assigning the same name: 'z' and 'w'");
+  // A branch may end in a call statement (bound to '_', as TVM binds it).
   EXPECT_EQ(error_of(relax_module(
                 "        if x:\n            R.print(x)\n        else:\n            w = y\n"
                 "        return w\n")),
-            "6:13: a branch of an 'if' must end by assigning its value to a name");
+            "8:13: both branches of an 'if' must end by assigning the same name: '_' and 'w'");
+  EXPECT_EQ(
+      error_of(relax_module("        if x:\n            x\n        else:\n            R.print(x)\n"
+                            "        return x\n")),
+      "6:13: a branch of an 'if' must end by assigning its value to a name or by a call");
   EXPECT_EQ(error_of(relax_module("        z = R.add(x, y)\n")),
             "4:9: function 'main' has no return");
   EXPECT_EQ(error_of(relax_module("        return x\n        z = x\n")),

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ir/text/parser.h"
+#include "tests/support/kernel_suite.h"
 
 namespace relaxc::testing {
 namespace {
@@ -55,6 +56,36 @@ TEST(TirInterpreter, VectorAddWithSymbolicLength) {
       EXPECT_EQ(c.data[i], static_cast<float>(a.data[i] + b.data[i])) << "n=" << n << " i=" << i;
     }
   }
+}
+
+// The bit operators and T.likely (the suite's kernel, unscheduled) against its reference.
+TEST(TirInterpreter, BitOperationsMatchTheSuiteReference) {
+  const SuiteKernel& kernel = suite_kernel("bit_ops_i32");
+  tir::PrimFunc f = parse_func(kernel.source, kernel.name);
+  std::vector<HostArray> args = kernel.make_args({{"n", 500}}, 7);
+  std::vector<HostArray> expected = args;
+  kernel.reference(expected);
+  interpret(f, {&args[0], &args[1], &args[2]});
+  EXPECT_EQ(args[2].data, expected[2].data);
+}
+
+// ~ of a bool is its negation; >> of an unsigned value is logical.
+TEST(TirInterpreter, BitOperationsOfBoolAndUnsigned) {
+  tir::PrimFunc f = parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(U: T.Buffer((2,), "uint32"), Q: T.Buffer((2,), "int8")):
+        for i in range(2):
+            U[i] = U[i] >> T.uint32(28) | U[i] << T.uint32(4)
+            Q[i] = T.Cast("int8", ~(Q[i] > 0) ^ (i == 1))
+)");
+  HostArray u = zeros(DataType::UInt(32), {2});
+  u.data = {4026531841.0, 18.0};  // 0xF0000001 rotates to 0x1F
+  HostArray q = zeros(DataType::Int(8), {2});
+  q.data = {1, 1};
+  interpret(f, {&u, &q});
+  EXPECT_EQ(u.data, (std::vector<double>{31.0, 288.0}));
+  EXPECT_EQ(q.data, (std::vector<double>{0.0, 1.0}));
 }
 
 constexpr const char* kMatmul = R"(@I.ir_module

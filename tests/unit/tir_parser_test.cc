@@ -874,5 +874,62 @@ TEST(TirParser, SblockSpellingsAreTheBlockForms) {
   EXPECT_TRUE(structural_equal(parse_func(sblock, "f"), parse_func(block, "f")));
 }
 
+// The bit operators build the calls TVM's operators build, and print as TVM prints
+// them (T.bitwise_and ...); T.likely is a hint whose value is its condition.
+TEST(TirParser, BitOperatorsAndLikely) {
+  const std::string params = "A: T.Buffer((4,), \"int32\"), F: T.Buffer((4,), \"float32\")";
+  tir::PrimFunc operators = parse_func(prim_module(params, R"(        if T.likely(A[0] < 4):
+            A[0] = (A[1] & 3) | (A[2] ^ ~A[3]) << 2 >> A[0]
+        A[1] <<= 2
+)"),
+                                       "f");
+  tir::PrimFunc functions = parse_func(prim_module(params, R"(        if T.likely(A[0] < 4):
+            A[0] = T.bitwise_or(T.bitwise_and(A[1], 3), T.shift_right(T.shift_left(T.bitwise_xor(A[2], T.bitwise_not(A[3])), 2), A[0]))
+        A[1] = T.shift_left(A[1], 2)
+)"),
+                                       "f");
+  EXPECT_TRUE(structural_equal(operators, functions));
+  std::string printed = text::print_node(operators);
+  EXPECT_NE(printed.find("if T.likely(A[0] < 4):"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("A[1] = T.shift_left(A[1], 2)"), std::string::npos) << printed;
+
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = A[1] << 32\n")),
+            "5:24: T.shift_left by 32: a shift of int32 must be by 0 to 31");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.shift_right(A[1], -1)\n")),
+            "5:36: T.shift_right by -1: a shift of int32 must be by 0 to 31");
+  EXPECT_EQ(error_of(prim_module(params, "        F[0] = F[1] & F[2]\n")),
+            "5:16: T.bitwise_and needs an integer or bool argument, got float32");
+  EXPECT_EQ(error_of(prim_module(params, "        F[0] = ~F[1]\n")),
+            "5:17: T.bitwise_not needs an integer or bool argument, got float32");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = (A[1] < 0) << 1\n")),
+            "5:22: T.shift_left needs an integer argument, got bool");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.shift_left(A[1], F[0])\n")),
+            "5:35: the arguments of T.shift_left have different types: int32 and float32 (use "
+            "T.Cast to convert one)");
+}
+
+// T.Let(body, where={x: value}) as TVM prints it, x declared beforehand; the same Let as
+// T.Let(x, value, body), and printed in TVM's form with x declared at the top.
+TEST(TirParser, LetWithWhereAsTvmPrintsIt) {
+  const std::string params = "B: T.Buffer((4,), \"int32\"), n: T.int32";
+  tir::PrimFunc where = parse_func(
+      prim_module(params, "        t = T.int32()\n        B[0] = T.Let(t + 1, where={t: n * 2})\n"),
+      "f");
+  tir::PrimFunc positional =
+      parse_func(prim_module(params, "        B[0] = T.Let(t, n * 2, t + 1)\n"), "f");
+  EXPECT_TRUE(structural_equal(where, positional));
+  std::string printed = text::print_node(positional);
+  EXPECT_NE(printed.find("    t = T.int32()\n    B[0] = T.Let(t + 1, where={t: n * 2})"),
+            std::string::npos)
+      << printed;
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = T.Let(n, where={u: 1})\n")),
+            "5:32: the variable of T.Let's where must be declared beforehand (x = T.int32())");
+  EXPECT_EQ(error_of(prim_module(params, "        B[0] = T.Let(n, where={})\n")),
+            "5:31: the where of T.Let is a dict of one variable and its value, where={x: value}");
+  EXPECT_EQ(error_of(prim_module(
+                params, "        t = T.int32()\n        B[0] = T.Let(t, where={t: 1.5})\n")),
+            "6:35: the value has type float32, but 't' is declared int32");
+}
+
 }  // namespace
 }  // namespace relaxc

@@ -33,9 +33,8 @@ std::string quoted(const std::string& value) {
 // first, so that $FX is not read as $F).
 std::string with_contexts(std::string text, const std::map<std::string, std::string>& contexts) {
   std::vector<std::pair<std::string, std::string>> by_length(contexts.begin(), contexts.end());
-  std::stable_sort(by_length.begin(), by_length.end(), [](const auto& a, const auto& b) {
-    return a.first.size() > b.first.size();
-  });
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
   for (const auto& [name, value] : by_length) {
     const std::string key = "$" + name;
     for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
@@ -160,7 +159,8 @@ class Module:
 // parameters' stores, then asserted against its slot.
 TEST(VmShapeLower, ExpressionDimIsComputedThenAsserted) {
   const std::string n2 = "R.Tensor((n * 2,), dtype=\"float32\")";
-  expect_lowered(R"py(@I.ir_module
+  expect_lowered(
+      R"py(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32"), y: R.Tensor(("n * 2",), dtype="float32")) -> R.Tensor(("n * 2",), dtype="float32"):
@@ -168,7 +168,7 @@ class Module:
         R.func_attr({"relax.force_pure": True})
         return y
 )py",
-                 R"py(@I.ir_module
+      R"py(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32"), y: R.Tensor(("n * 2",), dtype="float32")) -> R.Tensor(("n * 2",), dtype="float32"):
@@ -190,9 +190,9 @@ class Module:
         T.func_attr({"tir.is_host_func": True})
         H[1] = H[0] * 2
 )py",
-                 {{"X", "main: argument 'x' (in.py:4:14), expected R.Tensor((n,), dtype=\"float32\")"},
-                  {"Y", "main: argument 'y' (in.py:4:52), expected " + n2},
-                  {"RET", "main: return value (in.py:7:9), expected " + n2}});
+      {{"X", "main: argument 'x' (in.py:4:14), expected R.Tensor((n,), dtype=\"float32\")"},
+       {"Y", "main: argument 'y' (in.py:4:52), expected " + n2},
+       {"RET", "main: return value (in.py:7:9), expected " + n2}});
 }
 
 // Allocation sizes and other shapes are built from the heap: n * m * 4 and n + 1 are
@@ -247,7 +247,8 @@ class Module:
 // host function computes what needs k; the variable is bound to the value, and
 // StructInfo that mentions k (sinfo_args) loses it: only parameters define variables now.
 TEST(VmShapeLower, MatchCastBindsNewVariables) {
-  expect_lowered(R"py(@I.ir_module
+  expect_lowered(
+      R"py(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
@@ -261,7 +262,7 @@ class Module:
         _ = R.call_packed("consume", z, w)
         return x
 )py",
-                 R"py(@I.ir_module
+      R"py(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
@@ -296,10 +297,11 @@ class Module:
         T.func_attr({"tir.is_host_func": True})
         H[3] = H[1] * H[0] * 4
 )py",
-                 {{"X", "main: argument 'x' (in.py:4:14), expected R.Tensor((n,), dtype=\"float32\")"},
-                  {"Z", "main: match_cast 'z' (in.py:9:9), expected "
-                        "R.Tensor((k, n * 2), dtype=\"float32\")"},
-                  {"RET", "main: return value (in.py:13:9), expected R.Tensor((n,), dtype=\"float32\")"}});
+      {{"X", "main: argument 'x' (in.py:4:14), expected R.Tensor((n,), dtype=\"float32\")"},
+       {"Z",
+        "main: match_cast 'z' (in.py:9:9), expected "
+        "R.Tensor((k, n * 2), dtype=\"float32\")"},
+       {"RET", "main: return value (in.py:13:9), expected R.Tensor((n,), dtype=\"float32\")"}});
 }
 
 // Without shape variables there is no heap: only the checks are added (a pure function
@@ -382,10 +384,12 @@ class Module:
         _ = R.call_packed("vm.builtin.match_shape", s, shape_heap, R.prim_value(2), R.prim_value(3), R.prim_value(0), R.prim_value(2), R.prim_value(3), R.str($RET))
         return s
 )py",
-                 {{"T", "main: argument 't' (in.py:4:14), expected "
-                        "R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Object)"},
-                  {"T0", "main: field 0 of argument 't' (in.py:4:14), expected "
-                         "R.Tensor((n,), dtype=\"float32\")"},
+                 {{"T",
+                   "main: argument 't' (in.py:4:14), expected "
+                   "R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Object)"},
+                  {"T0",
+                   "main: field 0 of argument 't' (in.py:4:14), expected "
+                   "R.Tensor((n,), dtype=\"float32\")"},
                   {"S", "main: argument 's' (in.py:4:71), expected " + shape},
                   {"P", "main: argument 'p' (in.py:4:93), expected R.Prim(value=m)"},
                   {"RET", "main: return value (in.py:8:9), expected " + shape}});
@@ -393,7 +397,8 @@ class Module:
 
 // A returned tuple literal is a tuple of its size: its fields are checked directly.
 TEST(VmShapeLower, ReturnedTupleLiteralChecksItsFields) {
-  expect_lowered(R"py(@I.ir_module
+  expect_lowered(
+      R"py(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32"), s: R.Shape(["n"])) -> R.Tuple(R.Tensor(("n",), dtype="float32"), R.Shape(["n"])):
@@ -401,7 +406,7 @@ class Module:
         R.func_attr({"relax.force_pure": True})
         return (x, s)
 )py",
-                 R"py(@I.ir_module
+      R"py(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32"), s: R.Shape(["n"])) -> R.Tuple(R.Tensor(("n",), dtype="float32"), R.Shape(["n"])):
@@ -418,11 +423,12 @@ class Module:
         _ = R.call_packed("vm.builtin.match_shape", s, shape_heap, R.prim_value(1), R.prim_value(3), R.prim_value(0), R.str($R1))
         return (x, s)
 )py",
-                 {{"X", "main: argument 'x' (in.py:4:14), expected R.Tensor((n,), dtype=\"float32\")"},
-                  {"S", "main: argument 's' (in.py:4:52), expected R.Shape([n])"},
-                  {"R0", "main: field 0 of return value (in.py:7:9), expected "
-                         "R.Tensor((n,), dtype=\"float32\")"},
-                  {"R1", "main: field 1 of return value (in.py:7:9), expected R.Shape([n])"}});
+      {{"X", "main: argument 'x' (in.py:4:14), expected R.Tensor((n,), dtype=\"float32\")"},
+       {"S", "main: argument 's' (in.py:4:52), expected R.Shape([n])"},
+       {"R0",
+        "main: field 0 of return value (in.py:7:9), expected "
+        "R.Tensor((n,), dtype=\"float32\")"},
+       {"R1", "main: field 1 of return value (in.py:7:9), expected R.Shape([n])"}});
 }
 
 // ---------------------------------------------------------------- Host functions
@@ -467,18 +473,19 @@ class Module:
   ASSERT_TRUE(host.defined()) << text::print_module(lowered);
   const AttrValue* is_host = host->attrs.find("tir.is_host_func");
   ASSERT_TRUE(is_host != nullptr && is_host->kind == AttrValue::Kind::Bool && is_host->b);
-  std::vector<std::pair<int64_t, int64_t>> codes = make_shape_codes(lowered->relax_function("main"));
+  std::vector<std::pair<int64_t, int64_t>> codes =
+      make_shape_codes(lowered->relax_function("main"));
   ASSERT_EQ(codes.size(), 7u);
   // x's match_shape stores n and m in the first two slots.
-  for (auto [n, m] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {7, 3}, {1024, 5}, {5, 1024}}) {
+  for (auto [n, m] :
+       std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {7, 3}, {1024, 5}, {5, 1024}}) {
     testing::HostArray heap = testing::zeros(DataType::Int(64), {7});
     heap.data[0] = static_cast<double>(n);
     heap.data[1] = static_cast<double>(m);
     testing::interpret(host, {&heap});
-    const std::vector<int64_t> expected = {n * m * 4,         floordiv(n - 10, 4),
-                                           floormod(n - 10, 4), std::max(n, m) - 1,
-                                           n < m ? n : m,     m,
-                                           5};
+    const std::vector<int64_t> expected = {
+        n * m * 4, floordiv(n - 10, 4), floormod(n - 10, 4), std::max(n, m) - 1, n < m ? n : m, m,
+        5};
     for (size_t i = 0; i < expected.size(); ++i) {
       auto [code, value] = codes[i];
       int64_t got = code == 1 ? static_cast<int64_t>(heap.data[value]) : value;
@@ -490,7 +497,8 @@ class Module:
 // ---------------------------------------------------------------- Diagnostics
 
 TEST(VmShapeLower, DataflowBlockIsRefused) {
-  EXPECT_EQ(error_of(R"py(@I.ir_module
+  EXPECT_EQ(
+      error_of(R"py(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
@@ -500,7 +508,7 @@ class Module:
             R.output(y)
         return y
 )py"),
-            "7:13: vm-shape-lower: function 'main' has a dataflow block; run to-non-dataflow first");
+      "7:13: vm-shape-lower: function 'main' has a dataflow block; run to-non-dataflow first");
 }
 
 TEST(VmShapeLower, NonIntegerShapeArithmeticIsRefused) {
@@ -516,6 +524,38 @@ class Module:
             "7:68: vm-shape-lower: function 'main': the shape expression 'T.Cast(\"float32\", n) * "
             "T.float32(0.5)' cannot be computed on the host; only integer arithmetic, "
             "comparisons and select on shape variables can");
+}
+
+// A tensor condition whose dimensions are not known to be 1 is asserted before its If
+// with the If's place, on an empty heap where the function has none (allocated in the
+// branch that holds the If, so well formed).
+TEST(VmShapeLower, TensorConditionOfAnIfIsAssertedWithItsPlace) {
+  IRModule lowered = lower(R"py(@I.ir_module
+class Module:
+    @R.function
+    def pick(c: R.Tensor(dtype="int32", ndim=2), d: R.Prim("bool"), x: R.Tensor(dtype="float32", ndim=1)) -> R.Tensor(dtype="float32", ndim=1):
+        R.func_attr({"relax.force_pure": True})
+        if d:
+            if c:
+                y = x
+            else:
+                y = x
+            z = y
+        else:
+            z = x
+        return z
+)py");
+  const std::string printed = text::print_module(lowered);
+  auto i64 = [](int v) { return "R.prim_value(T.int64(" + std::to_string(v) + "))"; };
+  const size_t branch = printed.find("if d:");
+  const size_t heap = printed.find("R.call_packed(\"vm.builtin.alloc_shape_heap\", " + i64(0));
+  const size_t check = printed.find(
+      "R.call_packed(\"vm.builtin.match_shape\", c, shape_heap, " + i64(2) + ", " + i64(2) + ", " +
+      i64(1) + ", " + i64(2) + ", " + i64(1) +
+      ", R.str(\"pick: the condition of If (in.py:7:13), expected a tensor of one element\"))");
+  EXPECT_TRUE(branch < heap && heap < check && check != std::string::npos) << printed;
+  DiagnosticList wf = check_well_formed(lowered);
+  EXPECT_FALSE(wf.has_errors()) << wf.render() << "\n" << printed;
 }
 
 }  // namespace
