@@ -120,10 +120,9 @@ class PrimFuncBuilder {
                           [&](const tir::Var& p) { return p.same_as(param); }) -
              func->params.begin();
     };
-    std::stable_sort(func->buffer_map.begin(), func->buffer_map.end(),
-                     [&](const auto& a, const auto& b) {
-                       return param_index(a.first) < param_index(b.first);
-                     });
+    std::stable_sort(
+        func->buffer_map.begin(), func->buffer_map.end(),
+        [&](const auto& a, const auto& b) { return param_index(a.first) < param_index(b.first); });
     if (!flags.is_private && func->attrs.find("global_symbol") == nullptr) {
       func->attrs = func->attrs.with("global_symbol", AttrValue::string(def.name));
     }
