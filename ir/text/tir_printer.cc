@@ -180,7 +180,9 @@ std::string TirPrinter::expr(const tir::PrimExpr& e, LiteralStyle style) {
 
 TirPrinter::Doc TirPrinter::int_literal(DataType dtype, int64_t value) {
   DataType bare = style_ == LiteralStyle::Tir ? DataType::Int(32) : DataType::Int(64);
-  if (dtype == bare) return {std::to_string(value), value < 0 ? kUnary : kAtom};
+  if (dtype == bare && style_ != LiteralStyle::RelaxValue) {
+    return {std::to_string(value), value < 0 ? kUnary : kAtom};
+  }
   if (dtype.is_bool()) return {value != 0 ? "True" : "False", kAtom};
   return {t(dtype_name(dtype).c_str()) + "(" + std::to_string(value) + ")", kAtom};
 }
