@@ -19,6 +19,7 @@
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
+#include "tests/support/rejection_check.h"
 
 namespace relaxc {
 namespace {
@@ -31,24 +32,6 @@ constexpr size_t kMaxInputBytes = 16 * 1024;
 [[noreturn]] void fail(const std::string& what, const std::string& detail) {
   std::fprintf(stderr, "fuzz_parser: %s\n%s\n", what.c_str(), detail.c_str());
   std::abort();
-}
-
-// A rejection must point into its input: a line that exists, a column on it or just
-// past its end.
-void check_rejection(const UserError& error) {
-  bool located = false;
-  for (const Diagnostic& diagnostic : error.diagnostics()) {
-    std::string rendered = diagnostic.render();
-    if (!diagnostic.span.defined()) continue;
-    const SourceFile& file = *diagnostic.span.file;
-    uint32_t line = diagnostic.span.line;
-    if (line == 0 || line > file.line_starts.size() || diagnostic.span.col == 0 ||
-        diagnostic.span.col > file.line(line).size() + 1) {
-      fail("a diagnostic located outside its input", rendered);
-    }
-    located = true;
-  }
-  if (!located) fail("a rejection without a located diagnostic", error.what());
 }
 
 void check_round_trip(const IRModule& module) {
@@ -83,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     module = text::parse_module(input, "fuzz.py");
   } catch (const UserError& e) {
-    check_rejection(e);
+    if (std::optional<std::string> problem = rejection_problem(e)) fail(*problem, e.what());
     return 0;
   }
   check_round_trip(module);
