@@ -27,6 +27,19 @@ std::string kernel_on_device(std::string_view kernel, const DeviceLimits& limits
 // RuntimeError naming the kernel, the device and the limit.
 void check_kernel_limits(const KernelBinary& binary, const DeviceLimits& limits);
 
+// The code of a kernel, checked as far as is cheap so that a damaged or mismatched
+// kernel is a RuntimeError ("kernel 'k': ...") and never reaches a driver (which may
+// crash on it). SPIR-V: a whole number of words; the header (magic, version 1.x, an id
+// bound in 1 .. 4194303, schema 0); every instruction's length inside the module, the
+// last one OpFunctionEnd; a GLCompute entry point named `binary.name`, its LocalSize (if
+// declared) equal to `block_size`; every DescriptorSet decoration 0 and every Binding
+// below `num_buffers` (the kernel ABI: buffer i is binding i of set 0). PTX: text (no
+// NUL or other control bytes except at the end) with a `.entry` named `binary.name`
+// whose parameters, where the scan understands them, are the ABI's (8-byte buffers,
+// then 4- or 8-byte scalars).
+// The executable's loader and each device run it.
+void check_kernel_code(const KernelBinary& binary);
+
 // What a launch is checked against: the ABI part of the KernelBinary a kernel was
 // loaded from.
 struct LaunchAbi {

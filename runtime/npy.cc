@@ -4,12 +4,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <string_view>
 
 #include "runtime/device.h"
+#include "runtime/input_file.h"
 
 namespace relaxc::runtime {
 namespace {
@@ -251,12 +251,7 @@ NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& name) {
 }
 
 NpyArray read_npy(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) runtime_error() << "cannot read '" << path << "': " << std::strerror(errno);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
-                             std::istreambuf_iterator<char>());
-  if (file.bad()) runtime_error() << "cannot read '" << path << "': " << std::strerror(errno);
-  return parse_npy(bytes, path);
+  return parse_npy(read_input_file(path, kMaxDataFileBytes), path == "-" ? kStdinName : path);
 }
 
 std::vector<uint8_t> format_npy(const NpyArray& array) {
@@ -298,10 +293,10 @@ std::vector<uint8_t> format_npy(const NpyArray& array) {
 void write_npy(const std::string& path, const NpyArray& array) {
   std::vector<uint8_t> bytes = format_npy(array);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) runtime_error() << "cannot write '" << path << "': " << std::strerror(errno);
+  if (!file) runtime_error() << path << ": cannot write: " << std::strerror(errno);
   file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   file.close();
-  if (!file) runtime_error() << "cannot write '" << path << "': " << std::strerror(errno);
+  if (!file) runtime_error() << path << ": cannot write: " << std::strerror(errno);
 }
 
 }  // namespace relaxc::runtime

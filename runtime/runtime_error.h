@@ -1,8 +1,11 @@
 // RuntimeError, the one exception type of the runtime, and runtime_error(), which builds
 // its message with <<. Part of the runtime: depends on nothing in the compiler.
 #pragma once
+#include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace relaxc::runtime {
 
@@ -34,5 +37,12 @@ class RuntimeErrorBuilder {
 };
 
 inline RuntimeErrorBuilder runtime_error() { return RuntimeErrorBuilder(); }
+
+// A 32-bit word as messages show it: "0x07230203".
+inline std::string hex_word(uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "0x%08x", value);
+  return text;
+}
 
 }  // namespace relaxc::runtime

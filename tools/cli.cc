@@ -7,37 +7,56 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
-#include <sstream>
 
 #include "codegen/target_backend.h"
 #include "driver/compile.h"
+#include "runtime/input_file.h"
 #include "runtime/vulkan/vulkan_device.h"
 
 namespace relaxc::tools {
 
 Source read_source(const std::string& input) {
-  if (input == "-") {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    if (std::cin.bad()) throw FileError{"cannot read standard input"};
-    return {"<stdin>", std::move(text)};
-  }
-  std::vector<uint8_t> bytes = read_bytes(input);
-  return {input, std::string(bytes.begin(), bytes.end())};
+  std::vector<uint8_t> bytes = runtime::read_input_file(input, runtime::kMaxTextFileBytes);
+  return {input == "-" ? runtime::kStdinName : input, std::string(bytes.begin(), bytes.end())};
 }
 
-std::vector<uint8_t> read_bytes(const std::string& path) {
+void write_file(const std::string& path, std::span<const uint8_t> bytes) {
+  if (path == "-") {  // checked when the command flushes standard output at its end
+    std::cout.write(reinterpret_cast<const char*>(bytes.data()),
+                    static_cast<std::streamsize>(bytes.size()));
+    return;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    throw FileError{"cannot read '" + path + "': it is a directory"};
+    throw FileError{path + ": cannot write: it is a directory"};
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw FileError{"cannot read '" + path + "': " + std::strerror(errno)};
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
-                             std::istreambuf_iterator<char>());
-  if (file.bad()) throw FileError{"cannot read '" + path + "': " + std::strerror(errno)};
-  return bytes;
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw FileError{path + ": cannot write: " + std::strerror(errno)};
+  file.write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  file.close();
+  if (!file) throw FileError{path + ": cannot write: " + std::strerror(errno)};
+}
+
+void write_output(const CommandLine& cl, const std::string& text) {
+  if (!cl.output) {
+    std::cout << text;
+    return;
+  }
+  write_file(*cl.output, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+bool is_input_file(const std::string& output, const std::string& input) {
+  if (input == "-") return false;
+  std::error_code ec;
+  return output == input || std::filesystem::equivalent(output, input, ec);
+}
+
+void check_output_is_not_input(const CommandLine& cl) {
+  if (cl.output && is_input_file(*cl.output, cl.input)) {
+    throw UsageError{"-o '" + *cl.output + "' is the input file; it would be overwritten"};
+  }
 }
 
 Target device_target(const runtime::Device& device, int max_vulkan_version) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,7 @@ struct CommandLine {
   std::vector<std::string> inputs;    // run: --input, in order
   std::optional<std::string> output_dir;  // run: --output-dir
   std::string device = "auto";        // run: --device
+  bool verify = false;                // inspect: --verify
   bool help = false;
 };
 
@@ -51,10 +53,20 @@ struct Source {
   std::string text;
 };
 
-// The file's text, or standard input's for "-". FileError when it cannot be read.
+// The file's text, or standard input's for "-", through runtime::read_input_file (a
+// regular file of at most kMaxTextFileBytes): its RuntimeError names the file.
 Source read_source(const std::string& input);
-// The file's bytes. FileError when it cannot be read.
-std::vector<uint8_t> read_bytes(const std::string& path);
+// Writes `bytes` to `path` (replacing it), or to standard output for "-"; FileError
+// "PATH: cannot write: REASON" when it is a directory, cannot be opened, or the write or
+// close fails (a full disk).
+void write_file(const std::string& path, std::span<const uint8_t> bytes);
+// `text` to -o OUTPUT (write_file), or to standard output, whose failures (a full disk,
+// a closed descriptor) the command's caller finds when it flushes it at the end.
+void write_output(const CommandLine& cl, const std::string& text);
+// Whether `output` names the file `input` (the same path, or another name for it).
+bool is_input_file(const std::string& output, const std::string& input);
+// UsageError when -o names the input file (the same path, or another name for it).
+void check_output_is_not_input(const CommandLine& cl);
 
 // A target string from the command line. Plain "vulkan" (no profile) means the Vulkan
 // device present: its limits are read from it; without one, a warning names `command`

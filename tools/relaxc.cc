@@ -6,9 +6,8 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -46,12 +45,16 @@ Commands:
           .npy inputs
   inspect print an executable as text: functions, instructions, constants, kernels
 
-FILE is a text module (.py or .relax, see docs/text_format.md); '-' reads standard input.
+FILE is a text module (.py or .relax, see docs/text_format.md), or for run and inspect
+an executable; '-' reads standard input. Input files must be regular files (at most
+256 MiB for a module, 16 GiB for an executable or .npy); -o must not name the input,
+and -o - writes to standard output.
 
-Exit status: 0 on success, 1 if the module has errors or a file cannot be read,
-2 on a usage error (unknown command or option, missing FILE). 'relaxc run' also exits
-1 when running fails (a wrong input, a run-time check, a device error). An internal
-error (a bug in relaxc) is reported as such and exits 70.
+Exit status: 0 on success, 1 if the module has errors or a file cannot be read or
+written (standard output included), 2 on a usage error (unknown command or option,
+missing FILE, -o naming the input). 'relaxc run' also exits 1 when running fails (a
+wrong input, a run-time check, a device error). An internal error (a bug in relaxc) is
+reported as such and exits 70.
 )";
 
 constexpr const char* kCheckHelp =
@@ -115,7 +118,8 @@ Options:
   --target TARGET   the target (also --target=TARGET); quote it when it has options
   -o OUTPUT         write the kernel to OUTPUT (a SPIR-V binary, or PTX); with several
                     kernels, one file per kernel named OUTPUT's stem + '.' + kernel +
-                    OUTPUT's extension
+                    OUTPUT's extension, next to OUTPUT (which must then name a file,
+                    not standard output, a directory or a device)
   --emit=asm        write text instead: SPIR-V assembly, or PTX (the default without -o)
   --emit=binary     write SPIR-V binaries (the default with -o)
   -h, --help        print this help
@@ -131,6 +135,7 @@ struct CommandSpec {
   bool takes_emit = false;              // --emit (codegen)
   bool takes_pipeline_options = false;  // --print-after-each, --time-passes, --disable-pass (build)
   bool takes_run_options = false;       // --function, --input, --output-dir, --device (run)
+  bool takes_verify = false;            // --verify (inspect)
 };
 
 std::string opt_help() {
@@ -219,6 +224,8 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
           arg == "--output-dir" ? next_value(arg) : arg.substr(std::strlen("--output-dir="));
     } else if (spec.takes_run_options && (arg == "--device" || arg.starts_with("--device="))) {
       cl.device = arg == "--device" ? next_value(arg) : arg.substr(std::strlen("--device="));
+    } else if (spec.takes_verify && arg == "--verify") {
+      cl.verify = true;
     } else if (spec.takes_emit && arg.starts_with("--emit=")) {
       cl.emit = arg.substr(std::strlen("--emit="));
       if (*cl.emit != "asm" && *cl.emit != "binary") {
@@ -241,33 +248,24 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
   return cl;
 }
 
-void write_output(const CommandLine& cl, const std::string& text) {
-  if (!cl.output) {
-    std::cout << text;
-    std::cout.flush();
-    return;
-  }
-  std::ofstream file(*cl.output, std::ios::binary | std::ios::trunc);
-  if (!file) throw FileError{"cannot write '" + *cl.output + "': " + std::strerror(errno)};
-  file << text;
-  file.close();
-  if (!file) throw FileError{"cannot write '" + *cl.output + "': " + std::strerror(errno)};
-}
-
 IRModule parse_and_normalize(const CommandLine& cl) {
   Source source = read_source(cl.input);
   IRModule module = text::parse_module(source.text, source.name);
   return relax::normalize_module(module);
 }
 
-void print_diagnostics(const std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& diagnostic : diagnostics) std::cerr << diagnostic.render();
+// Each diagnostic; one without a place in the source starts with "relaxc COMMAND: ".
+void print_diagnostics(const std::vector<Diagnostic>& diagnostics, std::string_view command) {
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (!diagnostic.span.defined()) std::cerr << "relaxc " << command << ": ";
+    std::cerr << diagnostic.render();
+  }
 }
 
 int run_check(const CommandLine& cl) {
   IRModule module = parse_and_normalize(cl);
   DiagnosticList diagnostics = relax::check_well_formed(module);
-  print_diagnostics(diagnostics.all());
+  print_diagnostics(diagnostics.all(), cl.command);
   return diagnostics.has_errors() ? kExitInputError : kExitSuccess;
 }
 
@@ -284,15 +282,6 @@ int run_opt(const CommandLine& cl) {
   run_passes(cl.passes, state, PassContext{&target}, PipelineOptions{});
   write_output(cl, text::print_module(state.printable()));
   return kExitSuccess;
-}
-
-void write_kernel(const std::string& path, const runtime::KernelBinary& kernel) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw FileError{"cannot write '" + path + "': " + std::strerror(errno)};
-  file.write(reinterpret_cast<const char*>(kernel.code.data()),
-             static_cast<std::streamsize>(kernel.code.size()));
-  file.close();
-  if (!file) throw FileError{"cannot write '" + path + "': " + std::strerror(errno)};
 }
 
 int run_codegen(const CommandLine& cl) {
@@ -318,14 +307,25 @@ int run_codegen(const CommandLine& cl) {
   }
   RELAXC_ICHECK(cl.output.has_value()) << "--emit=binary without -o is refused on the command line";
   if (kernels.size() == 1) {
-    write_kernel(*cl.output, *kernels[0]);
+    write_file(*cl.output, kernels[0]->code);
     return kExitSuccess;
+  }
+  // Several kernels go to files named after OUTPUT, next to it: only when OUTPUT names a
+  // file (a directory or a device has no stem to derive their names from).
+  std::error_code ec;
+  std::filesystem::file_status status = std::filesystem::status(*cl.output, ec);
+  if (*cl.output == "-" ||
+      (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))) {
+    std::string shown = *cl.output == "-" ? "standard output" : *cl.output;
+    throw FileError{shown + ": not a regular file; the " + std::to_string(kernels.size()) +
+                    " kernels are written next to -o OUTPUT as OUTPUT's stem + '.' + kernel + "
+                    "extension, so OUTPUT must name a file (or use --emit=asm)"};
   }
   std::filesystem::path out(*cl.output);
   for (const runtime::KernelBinary* k : kernels) {
     std::filesystem::path path =
         out.parent_path() / (out.stem().string() + "." + k->name + out.extension().string());
-    write_kernel(path.string(), *k);
+    write_file(path.string(), k->code);
     std::cout << path.string() << "\n";
   }
   return kExitSuccess;
@@ -345,15 +345,17 @@ const std::vector<Command>& commands() {
        run_opt,
        opt_help},
       {{.name = "codegen", .takes_output = true, .takes_target = true, .takes_emit = true},
-       run_codegen, [] { return std::string(kCodegenHelp); }},
+       run_codegen,
+       [] { return std::string(kCodegenHelp); }},
       {{.name = "build",
         .takes_output = true,
         .takes_target = true,
         .repeats_target = true,
         .takes_pipeline_options = true},
-       run_build, build_help},
+       run_build,
+       build_help},
       {{.name = "run", .takes_run_options = true}, run_run, run_help},
-      {{.name = "inspect", .takes_output = true}, run_inspect, inspect_help},
+      {{.name = "inspect", .takes_output = true, .takes_verify = true}, run_inspect, inspect_help},
   };
   return list;
 }
@@ -366,6 +368,17 @@ int usage_error(std::string_view command, const std::string& message) {
   return kExitUsage;
 }
 
+// Flushes standard output: when what a command printed could not be written (a full
+// disk, a closed descriptor), the command fails with exit status 1 whatever it returned.
+int finish_stdout(std::string_view command, int status) {
+  errno = 0;
+  std::cout.flush();
+  if (std::cout) return status;
+  std::cerr << "relaxc " << command << ": error: standard output: cannot write"
+            << (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
+  return kExitInputError;
+}
+
 int run_command(const Command& command, const std::vector<std::string>& args) {
   std::string_view name = command.spec.name;
   CommandLine cl;
@@ -376,12 +389,17 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
   }
   if (cl.help) {
     std::cout << command.help();
-    return kExitSuccess;
+    return finish_stdout(name, kExitSuccess);
   }
   try {
-    return command.run(cl);
+    check_output_is_not_input(cl);
+  } catch (const UsageError& e) {
+    return usage_error(name, e.message);
+  }
+  try {
+    return finish_stdout(name, command.run(cl));
   } catch (const UserError& e) {
-    print_diagnostics(e.diagnostics());
+    print_diagnostics(e.diagnostics(), name);
     if (e.diagnostics().empty()) std::cerr << "relaxc " << name << ": error: " << e.what() << "\n";
     return kExitInputError;
   } catch (const FileError& e) {
@@ -395,6 +413,14 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
   } catch (const InternalError& e) {
     std::cerr << render_bug_report("relaxc " + std::string(name), e);
     return kExitInternalError;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "relaxc " << name << ": error: out of host memory\n";
+    return kExitInputError;
+  } catch (const std::exception& e) {
+    // A library's failure that no check above names (a filesystem error): still one
+    // line that starts with the command.
+    std::cerr << "relaxc " << name << ": error: " << e.what() << "\n";
+    return kExitInputError;
   }
 }
 
@@ -409,13 +435,13 @@ int relaxc_main(const std::vector<std::string>& args) {
       for (const Command& command : commands()) {
         if (command.spec.name == args[1]) {
           std::cout << command.help();
-          return kExitSuccess;
+          return finish_stdout(command.spec.name, kExitSuccess);
         }
       }
       return usage_error("", "unknown command '" + args[1] + "'");
     }
     std::cout << kProgramHelp;
-    return kExitSuccess;
+    return finish_stdout("help", kExitSuccess);
   }
   for (const Command& command : commands()) {
     if (command.spec.name == first) {

@@ -21,10 +21,12 @@
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "runtime/device_registry.h"
+#include "runtime/input_file.h"
 #include "runtime/npy.h"
 #include "runtime/open_device.h"
 #include "runtime/vm/executable.h"
 #include "runtime/vm/vm.h"
+#include "tools/kernel_verify.h"
 
 namespace relaxc::tools {
 namespace {
@@ -67,11 +69,12 @@ constexpr const char* kRunHelp =
 
 Runs the function NAME of PROGRAM on a device. PROGRAM is an executable written by
 'relaxc build', or a text module (.py or .relax), which is built in memory for the
-device's target first. Each --input is a NumPy .npy file (bool, int8-64, uint8-64,
-float16/32/64, C order), the function's arguments in order; they are copied to the
-device, the function is called, and the device's name is printed, then each output
-(the result, or each tensor of a result tuple, recursively) as one line: its name
-NAME_I, dtype, shape and first values. With --output-dir, each is also written to DIR/NAME_I.npy (a shape as a
+device's target first; '-' reads either from standard input (so may one --input).
+Each --input is a NumPy .npy file (bool, int8-64, uint8-64, float16/32/64, C order),
+the function's arguments in order; they are copied to the device, the function is
+called, and the device's name is printed, then each output (the result, or each tensor
+of a result tuple, recursively) as one line: its name NAME_I, dtype, shape and first
+values. With --output-dir, each is also written to DIR/NAME_I.npy (a shape as a
 one-dimensional int64 array, a PrimValue as a zero-dimensional int64, float64 or bool
 array).
 
@@ -89,14 +92,20 @@ file that cannot be read) print 'relaxc run: error: ...' and exit 1.
 )";
 
 constexpr const char* kInspectHelp =
-    R"(Usage: relaxc inspect FILE
+    R"(Usage: relaxc inspect [--verify] [-o OUTPUT] FILE
 
-Prints the executable FILE (written by 'relaxc build') as text: the exported functions,
-each function's instructions, the constants, the host shape functions, and for each
-back end its kernel functions (parameters, launches) and kernels (entry point, block
-size, shared memory, code size).
+Prints the executable FILE (written by 'relaxc build'; '-' reads standard input) as
+text: the exported functions, each function's instructions, the constants, the host
+shape functions, and for each back end its kernel functions (parameters, launches) and
+kernels (entry point, block size, shared memory, code size). Loading it checks each
+section's checksum and each kernel's code as far as is cheap (docs/architecture.md).
 
 Options:
+  --verify     also give each kernel to its format's tool where it is installed
+               (spirv-val for SPIR-V, ptxas for PTX) and print its verdict, one line
+               per kernel under 'verify:'; a missing tool is reported, not an error;
+               exit status 1 when a tool finds a kernel invalid
+  -o OUTPUT    write the text to OUTPUT instead of standard output
   -h, --help   print this help
 )";
 
@@ -306,30 +315,48 @@ int run_build(const CommandLine& cl) {
   if (cl.print_after_each) options.print_after_each = &std::cout;
   if (cl.time_passes) options.timing = &std::cerr;
   options.disabled = cl.disabled_passes;
+  const std::string output = cl.output.value_or(default_output(cl.input));
+  if (is_input_file(output, cl.input)) {  // -o was checked; this is the default name
+    throw FileError{output + ": the default output is the input file; give -o OUTPUT"};
+  }
   Executable exe = driver::build(module, targets, options);
-  runtime::vm::save_executable_file(exe, cl.output.value_or(default_output(cl.input)));
+  write_file(output, runtime::vm::save_executable(exe));
   return kExitSuccess;
 }
 
 int run_inspect(const CommandLine& cl) {
   Executable exe = runtime::vm::load_executable_file(cl.input);
-  std::cout << runtime::vm::executable_to_text(exe);
-  std::cout.flush();
+  std::string text = runtime::vm::executable_to_text(exe);
+  bool valid = true;
+  if (cl.verify) {
+    text += "verify:\n";
+    valid = verify_kernels(exe, &text);
+  }
+  write_output(cl, text);
+  if (!valid) {
+    std::cerr << "relaxc inspect: error: '" << cl.input
+              << "' has kernels that their tool finds invalid (see 'verify:')\n";
+    return kExitInputError;
+  }
   return kExitSuccess;
 }
 
 int run_run(const CommandLine& cl) {
   std::shared_ptr<const Executable> exe;
   std::unique_ptr<runtime::Device> device;
-  std::vector<uint8_t> bytes;
-  if (cl.input != "-") bytes = read_bytes(cl.input);
-  if (cl.input != "-" && is_executable(bytes)) {
-    exe = std::make_shared<const Executable>(runtime::vm::load_executable_file(cl.input));
+  // An executable or a text module, from a file or standard input: read once, then told
+  // apart by the executable's magic.
+  const std::vector<uint8_t> bytes = runtime::read_input_file(cl.input, runtime::kMaxDataFileBytes);
+  const std::string name = cl.input == "-" ? runtime::kStdinName : cl.input;
+  if (is_executable(bytes)) {
+    exe = std::make_shared<const Executable>(runtime::vm::load_executable_from(bytes, name));
     device = open_run_device(cl.device, exe.get());
   } else {
-    Source source = cl.input == "-" ? read_source(cl.input)
-                                    : Source{cl.input, std::string(bytes.begin(), bytes.end())};
-    IRModule module = checked_module(source);
+    if (bytes.size() > runtime::kMaxTextFileBytes) {
+      throw FileError{name + ": larger than the limit of " +
+                      std::to_string(runtime::kMaxTextFileBytes) + " bytes for a text module"};
+    }
+    IRModule module = checked_module(Source{name, std::string(bytes.begin(), bytes.end())});
     device = open_run_device(cl.device, nullptr);
     exe = std::make_shared<const Executable>(driver::build(module, {device_target(*device)}));
   }
@@ -344,7 +371,7 @@ int run_run(const CommandLine& cl) {
   if (cl.output_dir) {
     std::error_code ec;
     std::filesystem::create_directories(*cl.output_dir, ec);
-    if (ec) throw FileError{"cannot create '" + *cl.output_dir + "': " + ec.message()};
+    if (ec) throw FileError{*cl.output_dir + ": cannot create the directory: " + ec.message()};
   }
   for (const Output& output : outputs) {
     std::optional<runtime::NpyArray> array = output_array(vm, output.value);
@@ -360,7 +387,6 @@ int run_run(const CommandLine& cl) {
     }
     std::cout << "\n";
   }
-  std::cout.flush();
   return kExitSuccess;
 }
 

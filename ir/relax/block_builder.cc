@@ -614,21 +614,36 @@ struct BlockBuilder::Impl {
     return owner;
   }
 
+  // What the VM can branch on, as TVM's normalizer and VM take it: a bool or integer
+  // R.Prim, or a tensor of one element (the VM reads it; TVM's VM tests branch on a
+  // (1,)-shaped tensor a packed function returns), or an R.Object that may hold either.
+  // A tensor whose static shape has another number of elements is refused here; a
+  // symbolic one is checked when the VM reads it.
+  static void check_if_condition(const StructInfo& cs, Span span) {
+    const char* const expected =
+        "the condition of an If must be a bool or integer R.Prim or a tensor of one element";
+    if (cs.is<ObjectStructInfoNode>()) return;
+    if (const auto* prim = cs.as<PrimStructInfoNode>()) {
+      if (prim->dtype.is_integer()) return;
+    } else if (const auto* tensor = cs.as<TensorStructInfoNode>()) {
+      const auto* shape = tensor->shape.as<ShapeExprNode>();
+      if (shape == nullptr) return;
+      bool one_element = true;
+      for (const tir::PrimExpr& dim : shape->values) {
+        const int64_t* extent = tir::as_const_int(dim);
+        if (extent == nullptr) return;
+        one_element = one_element && *extent == 1;
+      }
+      if (one_element) return;
+    }
+    user_error(span) << expected << ", got " << text::print_node(cs);
+  }
+
   Expr make_if(const Expr& cond, const Expr& true_branch, const Expr& false_branch, Span span,
                bool reinfer) {
     Expr c = normalize_arg(cond, reinfer);
-    const StructInfo& cs = c->struct_info;
-    const auto* prim = cs.as<PrimStructInfoNode>();
-    const auto* tensor = cs.as<TensorStructInfoNode>();
-    bool ok = (prim != nullptr && prim->dtype.is_integer()) ||
-              (tensor != nullptr && tensor->ndim <= 0 &&
-               (tensor->dtype.is_void() || tensor->dtype.is_integer()));
-    if (!ok) {
-      user_error(c->span.defined() ? c->span : span)
-          << "the condition of an If must be a bool or integer scalar (R.Prim or a 0-d tensor), "
-             "got "
-          << text::print_node(cs);
-    }
+    // At the If: the condition is a variable, whose own span is where it was bound.
+    check_if_condition(c->struct_info, span.defined() ? span : c->span);
     Expr t = scoped(true_branch, nullptr, reinfer);
     Expr f = scoped(false_branch, nullptr, reinfer);
     auto* node = make_node<IfNode>();

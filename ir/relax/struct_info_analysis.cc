@@ -208,7 +208,8 @@ bool dims_equal(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b,
 StructInfo lca(const StructInfo& a, const StructInfo& b, arith::Analyzer* analyzer, int& depth) {
   NestingGuard guard(depth, a.get());
   if (a.same_as(b)) return a;
-  if (a->kind() != b->kind()) return object_sinfo(a->span);
+  // Two kinds join to an Object, and so do two Objects (two values of any kind).
+  if (a->kind() != b->kind() || a.is<ObjectStructInfoNode>()) return object_sinfo(a->span);
   if (const auto* pa = a.as<PrimStructInfoNode>()) {
     const auto* pb = b.as<PrimStructInfoNode>();
     if (pa->dtype != pb->dtype) return object_sinfo(a->span);

@@ -118,7 +118,7 @@ void PrimExprUses::visit_rec(const tir::PrimExpr& e, Span span) {
     return;
   }
   if (const auto* load = e.as<tir::BufferLoadNode>()) {
-    if (load->buffer.defined() && on_buffer_) on_buffer_(load->buffer.get(), span);
+    if (load->buffer.defined() && on_load_) on_load_(load, span);
   }
   dispatch(e.get(), [&](const auto* node) {
     for_each_field(node, [&](const auto& field) {

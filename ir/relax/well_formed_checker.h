@@ -56,22 +56,22 @@ std::string describe_expr_kind(const Object* expr);
 std::string describe_prim_expr(const tir::PrimExpr& e);
 
 // Walks a PrimExpr and reports what it reads: on_var(var, span) for every TIR variable
-// except those bound by a Let inside it, on_buffer(buffer, span) for every buffer it
-// loads from. `span` is that of the innermost located node other than a variable (a
+// except those bound by a Let inside it, on_load(load, span) for every buffer load
+// in it. `span` is that of the innermost located node other than a variable (a
 // variable's span is its declaration). Stops (and reports) past kMaxNestingDepth.
 class PrimExprUses {
  public:
   using VarFn = std::function<void(const tir::VarNode*, Span)>;
-  using BufferFn = std::function<void(const tir::BufferNode*, Span)>;
-  PrimExprUses(Reporter* reporter, VarFn on_var, BufferFn on_buffer = {})
-      : reporter_(reporter), on_var_(std::move(on_var)), on_buffer_(std::move(on_buffer)) {}
+  using LoadFn = std::function<void(const tir::BufferLoadNode*, Span)>;
+  PrimExprUses(Reporter* reporter, VarFn on_var, LoadFn on_load = {})
+      : reporter_(reporter), on_var_(std::move(on_var)), on_load_(std::move(on_load)) {}
   void visit(const tir::PrimExpr& e, Span span);
 
  private:
   void visit_rec(const tir::PrimExpr& e, Span span);
   Reporter* reporter_;
   VarFn on_var_;
-  BufferFn on_buffer_;
+  LoadFn on_load_;
   std::vector<const tir::VarNode*> let_bound_;
   int depth_ = 0;
   bool depth_reported_ = false;
@@ -199,6 +199,9 @@ class RelaxChecker {
   // A shape variable out of scope is reported once: the StructInfo derived from its
   // first use repeats it in later annotations.
   std::unordered_set<const tir::VarNode*> reported_shape_vars_;
+  // Negative dimensions reported: StructInfo derived from an annotation shares its
+  // dimensions, and one mistake is reported once, where it is first seen.
+  std::unordered_set<const tir::PrimExprNode*> reported_negative_dims_;
   std::vector<FunctionContext> functions_;
   bool in_dataflow_ = false;
   const VarNode* binding_var_ = nullptr;  // the variable of the binding being checked

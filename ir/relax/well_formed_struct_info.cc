@@ -136,10 +136,17 @@ void RelaxChecker::check_tensor_struct_info(const TensorStructInfoNode* tensor,
                            std::to_string(tensor->ndim) + " but its shape has " +
                            std::to_string(shape->values.size()) + " dimensions");
     }
-    for (const tir::PrimExpr& dim : shape->values) {
+    for (size_t i = 0; i < shape->values.size(); ++i) {
+      const tir::PrimExpr& dim = shape->values[i];
       if (!dim.defined()) {
         error(site.span, "[ir] the tensor shape in " + site.description + " has a null dimension");
         continue;
+      }
+      if (const int64_t* extent = tir::as_const_int(dim);
+          extent != nullptr && *extent < 0 && reported_negative_dims_.insert(dim.get()).second) {
+        error(site.span, "[rule 14] dimension " + std::to_string(i) + " of the tensor in " +
+                             site.description + " is " + std::to_string(*extent) +
+                             "; a dimension is at least 0");
       }
       check_annotation_shape_vars(dim, site, 14);
     }
@@ -181,10 +188,17 @@ void RelaxChecker::check_shape_struct_info(const ShapeStructInfoNode* shape,
                          std::to_string(shape->ndim) + " but " +
                          std::to_string(shape->values->size()) + " values");
   }
-  for (const tir::PrimExpr& value : *shape->values) {
+  for (size_t i = 0; i < shape->values->size(); ++i) {
+    const tir::PrimExpr& value = (*shape->values)[i];
     if (!value.defined()) {
       error(site.span, "[ir] the shape in " + site.description + " has a null value");
       continue;
+    }
+    if (const int64_t* extent = tir::as_const_int(value);
+        extent != nullptr && *extent < 0 && reported_negative_dims_.insert(value.get()).second) {
+      error(site.span, "[rule 15] value " + std::to_string(i) + " of the shape in " +
+                           site.description + " is " + std::to_string(*extent) +
+                           "; a dimension is at least 0");
     }
     check_annotation_shape_vars(value, site, 15);
   }

@@ -6,10 +6,20 @@
 // matched buffers enter scope where TensorIR defines them; any other variable or buffer
 // that the function reads or writes is reported, once each. A block realize must give
 // one iteration value per iteration variable of its block.
+//
+// It also refuses what no back end can run, where the code says so (a kernel's code
+// generators assume these hold): a thread-bound loop of a constant extent below 1, a
+// T.parallel loop inside a kernel, an
+// allocation in a scope other than "global", "shared" or "local" (or in "global" inside a
+// kernel, which the host cannot allocate per thread), a buffer dimension that is a
+// negative constant (zero too for an allocation), a barrier of a scope other than
+// "shared", and a constant index outside a constant dimension (the store or load would
+// touch memory outside the buffer).
 #include <unordered_map>
 
 #include "ir/relax/well_formed_checker.h"
 #include "ir/tir/expr_functor.h"
+#include "ir/tir/stmt.h"
 
 namespace relaxc::relax::well_formed {
 
@@ -86,7 +96,15 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
   }
   void check_buffer_layout(const tir::BufferNode* buffer, Span span) {
     if (buffer->span.defined()) span = buffer->span;
-    for (const tir::PrimExpr& dim : buffer->shape) check_expr(dim, span);
+    for (size_t i = 0; i < buffer->shape.size(); ++i) {
+      check_expr(buffer->shape[i], span);
+      const int64_t* extent =
+          buffer->shape[i].defined() ? tir::as_const_int(buffer->shape[i]) : nullptr;
+      if (extent != nullptr && *extent < 0) {
+        error(span, "[tir] dimension " + std::to_string(i) + " of buffer '" + buffer->name +
+                        "' is " + std::to_string(*extent) + "; a dimension is at least 0");
+      }
+    }
     for (const tir::PrimExpr& stride : buffer->strides) check_expr(stride, span);
     if (buffer->elem_offset.defined()) check_expr(buffer->elem_offset, span);
   }
@@ -109,7 +127,10 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     }
     PrimExprUses uses(
         reporter_, [&](const tir::VarNode* var, Span at) { use_var(var, at); },
-        [&](const tir::BufferNode* buffer, Span at) { use_buffer(buffer, at); });
+        [&](const tir::BufferLoadNode* load, Span at) {
+          use_buffer(load->buffer.get(), at);
+          check_constant_indices(load->buffer.get(), load->indices, at);
+        });
     uses.visit(e, span);
   }
 
@@ -146,10 +167,40 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     if (store->buffer.defined()) use_buffer(store->buffer.get(), span);
     check_expr(store->value, span);
     for (const tir::PrimExpr& index : store->indices) check_expr(index, span);
+    if (store->buffer.defined()) check_constant_indices(store->buffer.get(), store->indices, span);
+  }
+
+  // A constant index outside a constant dimension: no run of the program can be right.
+  void check_constant_indices(const tir::BufferNode* buffer,
+                              const std::vector<tir::PrimExpr>& indices, Span span) {
+    if (indices.size() != buffer->shape.size()) return;
+    for (size_t i = 0; i < indices.size(); ++i) {
+      const int64_t* index = indices[i].defined() ? tir::as_const_int(indices[i]) : nullptr;
+      const int64_t* extent =
+          buffer->shape[i].defined() ? tir::as_const_int(buffer->shape[i]) : nullptr;
+      if (index == nullptr || extent == nullptr || (*index >= 0 && *index < *extent)) continue;
+      error(span, "[tir] index " + std::to_string(*index) + " of dimension " + std::to_string(i) +
+                      " of buffer '" + buffer->name + "' is outside its extent " +
+                      std::to_string(*extent) + " (indices run from 0 to " +
+                      std::to_string(*extent - 1) + ")");
+    }
   }
 
   void visit_TirEvaluate(const tir::EvaluateNode* evaluate, Span span) override {
     check_expr(evaluate->value, span);
+    const auto* call = evaluate->value.defined() ? evaluate->value.as<tir::CallNode>() : nullptr;
+    if (call == nullptr || call->op != "tir.tvm_storage_sync") return;
+    const auto* scope = call->args.size() == 1 && call->args[0].defined()
+                            ? call->args[0].as<tir::StringImmNode>()
+                            : nullptr;
+    if (scope == nullptr || scope->value != "shared") {
+      error(span,
+            "[tir] T.tvm_storage_sync of " +
+                (scope != nullptr ? "scope '" + scope->value + "'" : std::string("no scope")) +
+                " in PrimFunc '" + name_ +
+                "'; relaxc synchronizes the threads of a block with "
+                "T.tvm_storage_sync(\"shared\")");
+    }
   }
 
   void visit_TirLetStmt(const tir::LetStmtNode* let, Span span) override {
@@ -169,10 +220,61 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
   void visit_TirFor(const tir::ForNode* loop, Span span) override {
     check_expr(loop->min, span);
     check_expr(loop->extent, span);
+    bool bound = loop->kind == tir::ForKind::ThreadBinding;
+    if (bound) check_thread_extent(loop, span);
+    if (loop->kind == tir::ForKind::Parallel && !thread_loops_.empty()) {
+      const tir::ForNode* outer = thread_loops_.back();
+      error(span, "[tir] loop '" + loop_var_name(loop) + "' is T.parallel inside loop '" +
+                      loop_var_name(outer) + "' bound to " + outer->thread_tag +
+                      "; a kernel's parallel work is its threads (bind the loop to a thread "
+                      "axis, or make it serial)");
+    }
     push_frame();
     if (loop->loop_var.defined()) define_var(loop->loop_var.get());
+    if (bound) thread_loops_.push_back(loop);
     check_stmt(loop->body, span);
+    if (bound) thread_loops_.pop_back();
     pop_frame();
+  }
+
+  // A block of no threads or a grid of no blocks is no kernel: its code never runs and
+  // whatever it should have written stays uninitialized.
+  void check_thread_extent(const tir::ForNode* loop, Span span) {
+    const int64_t* extent = loop->extent.defined() ? tir::as_const_int(loop->extent) : nullptr;
+    if (extent == nullptr || *extent >= 1) return;
+    error(span, "[tir] loop '" + loop_var_name(loop) + "' bound to " + loop->thread_tag +
+                    " has extent " + std::to_string(*extent) +
+                    "; a thread-bound loop needs at least one thread or block");
+  }
+
+  static std::string loop_var_name(const tir::ForNode* loop) {
+    return loop->loop_var.defined() ? loop->loop_var->name : std::string("?");
+  }
+
+  // What the kernel lowering and the back ends can allocate: "global" memory the host
+  // allocates before the kernels run, a block's "shared" memory, a thread's "local" one.
+  void check_allocation(const tir::BufferNode* buffer, Span span) {
+    if (buffer->span.defined()) span = buffer->span;
+    const std::string& scope = buffer->scope;
+    if (scope != "global" && scope != "shared" && scope != "local") {
+      error(span, "[tir] buffer '" + buffer->name + "' is allocated in scope '" + scope +
+                      "'; relaxc allocates in 'global', 'shared' or 'local'");
+    } else if (scope == "global" && !thread_loops_.empty()) {
+      const tir::ForNode* loop = thread_loops_.back();
+      error(span, "[tir] buffer '" + buffer->name +
+                      "' is allocated in scope 'global' inside loop '" + loop_var_name(loop) +
+                      "' bound to " + loop->thread_tag +
+                      "; a kernel allocates in 'shared' or 'local' (allocate a global buffer "
+                      "outside the thread-bound loops)");
+    }
+    for (size_t i = 0; i < buffer->shape.size(); ++i) {
+      const int64_t* extent =
+          buffer->shape[i].defined() ? tir::as_const_int(buffer->shape[i]) : nullptr;
+      if (extent != nullptr && *extent == 0) {
+        error(span, "[tir] dimension " + std::to_string(i) + " of allocated buffer '" +
+                        buffer->name + "' is 0; an allocation holds at least one element");
+      }
+    }
   }
 
   void visit_TirWhile(const tir::WhileNode* loop, Span span) override {
@@ -188,6 +290,7 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     push_frame();
     if (alloc->buffer.defined()) {
       check_buffer_layout(alloc->buffer.get(), span);
+      check_allocation(alloc->buffer.get(), span);
       define_buffer(alloc->buffer.get());
     }
     check_stmt(alloc->body, span);
@@ -236,6 +339,7 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
     for (const tir::Buffer& buffer : block->alloc_buffers) {
       if (!buffer.defined()) continue;
       check_buffer_layout(buffer.get(), span);
+      check_allocation(buffer.get(), span);
       define_buffer(buffer.get());
     }
     for (const tir::MatchBufferRegion& match : block->match_buffers) {
@@ -259,6 +363,7 @@ class TirChecker final : private tir::StmtFunctor<void(Span)> {
   Reporter* reporter_;
   std::unordered_map<const Object*, int> in_scope_;  // how many frames define it
   std::vector<std::vector<const Object*>> frames_;
+  std::vector<const tir::ForNode*> thread_loops_;  // the thread-bound loops around the walk
   std::unordered_set<const Object*> reported_;
   int depth_ = 0;
   bool depth_reported_ = false;

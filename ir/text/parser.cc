@@ -58,13 +58,17 @@ void read_class(const PyClassDef& cls, ModuleSource& source) {
   if (cls.decorators.empty()) user_error(cls.span) << "expected @I.ir_module before the class";
   const PyExpr& decorator = *cls.decorators.front();
   const auto* call = decorator.as<PyCall>();
-  if (dotted_name(call != nullptr ? *call->func : decorator) != "I.ir_module" ||
+  // TVM's tests also spell the decorator by its full path, @tvm.script.ir_module.
+  const std::string name = dotted_name(call != nullptr ? *call->func : decorator);
+  if ((name != "I.ir_module" && name != "tvm.script.ir_module" &&
+       name != "tvm.script.ir.ir_module") ||
       cls.decorators.size() > 1) {
     user_error(decorator.span) << "a module class is decorated with @I.ir_module only";
   }
   if (call != nullptr) {
-    auto args = bind_arguments(*call, "@I.ir_module", {"check_well_formed"}, 0);
+    auto args = bind_arguments(*call, "@I.ir_module", {"check_well_formed", "s_tir"}, 0);
     if (args[0] != nullptr) expect_bool(*args[0], "check_well_formed");
+    if (args[1] != nullptr) expect_bool(*args[1], "s_tir");  // as for @T.prim_func
   }
   if (!cls.bases.empty())
     user_error(cls.bases.front()->span) << "a module class has no base classes";
@@ -108,10 +112,25 @@ ModuleSource read_module(const PyBody& body, const SourceFile* file) {
   return source;
 }
 
+// The text as Python reads a source file: without a UTF-8 byte-order mark at its start
+// (editors on Windows write one) and with every line ending a '\n' or "\r\n" (a lone
+// '\r', the old Mac line end, becomes '\n'; the lexer and the diagnostics know "\r\n").
+std::string universal_newlines(std::string_view text) {
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+    text.remove_prefix(kByteOrderMark.size());
+  }
+  std::string out(text);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\r' && (i + 1 == out.size() || out[i + 1] != '\n')) out[i] = '\n';
+  }
+  return out;
+}
+
 }  // namespace
 
 IRModule parse_module(std::string_view text, const std::string& filename) {
-  const SourceFile* file = SourceFile::add(filename, std::string(text));
+  const SourceFile* file = SourceFile::add(filename, universal_newlines(text));
   PyBody body = parse_python_file(file);
   ModuleSource source = read_module(body, file);
 

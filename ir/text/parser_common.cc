@@ -92,6 +92,31 @@ std::string called_name(const PyExpr& e) {
   return call == nullptr ? "" : dotted_name(*call->func);
 }
 
+std::vector<std::pair<const PyName*, const PyExpr*>> parallel_assignment(const PyAssign& a) {
+  const auto* names = a.target->as<PyTuple>();
+  const auto* values = a.value != nullptr ? a.value->as<PyTuple>() : nullptr;
+  if (names == nullptr || values == nullptr || names->items.size() != values->items.size()) {
+    return {};
+  }
+  std::vector<std::pair<const PyName*, const PyExpr*>> pairs;
+  for (size_t i = 0; i < names->items.size(); ++i) {
+    const auto* name = names->items[i]->as<PyName>();
+    if (name == nullptr) return {};
+    pairs.emplace_back(name, values->items[i].get());
+  }
+  return pairs;
+}
+
+std::vector<const PyExpr*> buffer_indices(const PySubscript& s) {
+  if (s.indices.size() == 1) {
+    const auto* empty = s.indices[0]->as<PyTuple>();
+    if (empty != nullptr && empty->items.empty()) return {};
+  }
+  std::vector<const PyExpr*> indices;
+  for (const PyExprPtr& index : s.indices) indices.push_back(index.get());
+  return indices;
+}
+
 DataType parse_dtype(const PyExpr& e, bool allow_void) {
   const auto* s = e.as<PyString>();
   if (s == nullptr) user_error(e.span) << "expected a data type string such as \"float32\"";
@@ -219,15 +244,20 @@ DecoratorFlags parse_decorator(const PyFunctionDef& def, const std::string& name
   }
   const auto* call = def.decorators.front()->as<PyCall>();
   if (call == nullptr) return flags;
-  std::vector<std::string> names = {"private", "check_well_formed"};
-  if (name == "R.function") names.push_back("pure");
+  // s_tir=True (TVM after 0.23 marks a function whose blocks are T.sblock) changes nothing
+  // here: both block spellings are read the same.
+  std::vector<std::string> names = {"private", "check_well_formed", "s_tir"};
+  if (name == "R.function") names = {"private", "check_well_formed", "pure"};
   if (!call->args.empty()) {
     user_error(call->args.front()->span) << "@" << name << " takes only keyword arguments";
   }
   auto args = bind_arguments(*call, "@" + name, names, 0);
   if (args[0] != nullptr) flags.is_private = expect_bool(*args[0], "private");
   if (args[1] != nullptr) expect_bool(*args[1], "check_well_formed");
-  if (names.size() > 2 && args[2] != nullptr) flags.pure = expect_bool(*args[2], "pure");
+  if (args[2] != nullptr) {
+    bool value = expect_bool(*args[2], names[2]);
+    if (names[2] == "pure") flags.pure = value;
+  }
   return flags;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "ir/module.h"
@@ -81,6 +82,15 @@ const PyCall* as_call_of(const PyExpr& e, const std::string& callee);
 // The dotted name that `e` calls ("R.add"), or "" if `e` is no call of a dotted name.
 std::string called_name(const PyExpr& e);
 
+// The (name, value) pairs of a parallel assignment `n, m = T.int64(), T.int64()` (as TVM
+// declares several shape variables on one line); empty if `a` is not one: its target is
+// not a tuple of names, or its value not a tuple of as many items.
+std::vector<std::pair<const PyName*, const PyExpr*>> parallel_assignment(const PyAssign& a);
+
+// The indices of a buffer subscript: none for `A[()]` (how TVM writes a 0-d buffer's only
+// element), else one per item of `A[i, j]`.
+std::vector<const PyExpr*> buffer_indices(const PySubscript& s);
+
 // ---------------------------------------------------------------- Literals
 
 // A data type given as a string ("float32"); `allow_void` accepts "" (unknown).
@@ -136,6 +146,7 @@ class PrimExprParser {
   tir::PrimExpr parse_compare(const PyCompare& c, const PrimExprContext& ctx);
   tir::PrimExpr parse_load(const PySubscript& s, const PrimExprContext& ctx);
   tir::PrimExpr parse_call(const PyCall& call, const PrimExprContext& ctx);
+  tir::PrimExpr limit_value(const PyCall& call, bool greatest);
   tir::PrimExpr parse_intrinsic(const PyCall& call, const std::string& script_name,
                                 const PrimExprContext& ctx);
 
@@ -162,8 +173,8 @@ struct DecoratorFlags {
 // when it has none.
 std::string decorator_name(const PyFunctionDef& def);
 // The flags of the one decorator of `def`, which names `name`. Only R.function takes
-// `pure`; `check_well_formed` is accepted and has no effect (checking is a separate
-// step here).
+// `pure`, only T.prim_func `s_tir`; `check_well_formed` and `s_tir` are accepted and
+// have no effect (checking is a separate step here; both block spellings are read).
 DecoratorFlags parse_decorator(const PyFunctionDef& def, const std::string& name);
 
 // Fills in the regions a block's text leaves out: its reads (if `reads`) and writes (if
@@ -247,6 +258,10 @@ class RelaxParser {
   PrimExprParser prims_;
   // While a signature is read, strings in it declare shape variables.
   bool in_signature_ = false;
+  // The DataflowVars of the dataflow blocks that have ended. A use of one is refused here
+  // (spec rule 1): consecutive dataflow blocks are merged into one as they are built, so
+  // the checker could no longer see that the use is in another block.
+  std::unordered_set<const relax::ExprNode*> ended_dataflow_vars_;
 };
 
 }  // namespace relaxc::text

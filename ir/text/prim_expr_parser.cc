@@ -262,7 +262,7 @@ tir::Buffer PrimExprParser::buffer(const PyExpr& e) const {
 tir::PrimExpr PrimExprParser::parse_load(const PySubscript& s, const PrimExprContext& ctx) {
   tir::Buffer buf = buffer(*s.value);
   std::vector<tir::PrimExpr> indices;
-  for (const PyExprPtr& index : s.indices) {
+  for (const PyExpr* index : buffer_indices(s)) {
     if (index->as<PySlice>()) {
       user_error(index->span) << "a slice is only allowed in a region (T.reads, T.writes, "
                                  "T.match_buffer)";
@@ -290,12 +290,13 @@ tir::BufferRegion PrimExprParser::region(const PyExpr& e) {
   if (s == nullptr) user_error(e.span) << "expected a buffer region such as A[i, 0:4]";
   node->buffer = buffer(*s->value);
   const std::vector<tir::PrimExpr>& shape = node->buffer->shape;
-  if (s->indices.size() != shape.size()) {
+  std::vector<const PyExpr*> indices = buffer_indices(*s);
+  if (indices.size() != shape.size()) {
     user_error(s->span) << "buffer '" << node->buffer->name << "' has " << shape.size()
-                        << " dimension(s), indexed with " << s->indices.size();
+                        << " dimension(s), indexed with " << indices.size();
   }
-  for (size_t i = 0; i < s->indices.size(); ++i) {
-    const PyExpr& index = *s->indices[i];
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const PyExpr& index = *indices[i];
     const auto* slice = index.as<PySlice>();
     if (slice == nullptr) {
       tir::PrimExpr point = parse(index);
@@ -423,6 +424,7 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
     match_operand_types(a, b, c, call.span);
     return tir::binary(it->second, a, b, call.span);
   }
+  if (fn == "min_value" || fn == "max_value") return limit_value(call, fn == "max_value");
   if (fn == "Not") {
     auto args = bind_arguments(call, c, {"a"}, 1);
     return tir::logical_not(operand(args[0]), call.span);
@@ -431,12 +433,47 @@ tir::PrimExpr PrimExprParser::parse_call(const PyCall& call, const PrimExprConte
   user_error(call.func->span) << "unknown TensorIR function '" << c << "'";
 }
 
+// T.min_value("float32") / T.max_value(...): the least / greatest finite value of a scalar
+// type, folded to a constant as TVM folds it (legalized reductions start from them).
+tir::PrimExpr PrimExprParser::limit_value(const PyCall& call, bool greatest) {
+  const std::string callee = greatest ? "T.max_value" : "T.min_value";
+  auto args = bind_arguments(call, callee, {"dtype"}, 1);
+  DataType dtype = parse_dtype(*args[0]);
+  if (!dtype.is_scalar() || !(dtype.is_integer() || dtype.is_float()) || dtype.is_bool() ||
+      dtype.bits() > 64) {
+    user_error(args[0]->span) << callee << " takes a scalar integer or float type, got "
+                              << dtype.str();
+  }
+  if (dtype.is_float()) {
+    double limit = dtype.is_bfloat()    ? 3.38953138925153547590470800371487866880e+38
+                   : dtype.bits() == 16 ? 65504.0
+                   : dtype.bits() == 32 ? static_cast<double>(std::numeric_limits<float>::max())
+                                        : std::numeric_limits<double>::max();
+    return tir::float_imm(dtype, greatest ? limit : -limit, call.span);
+  }
+  const int bits = dtype.bits();
+  if (dtype.is_uint()) {
+    if (greatest && bits == 64) {
+      user_error(call.span) << "T.max_value(\"uint64\") does not fit the int64 a constant holds";
+    }
+    return tir::int_imm(dtype, greatest ? (int64_t{1} << bits) - 1 : 0, call.span);
+  }
+  int64_t most = bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
+  return tir::int_imm(dtype, greatest ? most : -most - 1, call.span);
+}
+
 tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::string& script_name,
                                               const PrimExprContext& ctx) {
   const tir::Intrinsic& intrin = *tir::find_intrinsic_by_script_name(script_name);
   std::string callee = "T." + script_name;
-  if (!call.keywords.empty()) {
-    user_error(call.keywords.front().span) << callee << " takes no keyword arguments";
+  // TE writes the result type as a keyword, T.exp(x, dtype="float32"); TVM's T. functions
+  // take it and ignore it. Here it must name the type the call has.
+  const PyExpr* dtype_keyword = nullptr;
+  for (const PyKeyword& kw : call.keywords) {
+    if (kw.name != "dtype" || dtype_keyword != nullptr) {
+      user_error(kw.span) << callee << " takes no keyword arguments but dtype";
+    }
+    dtype_keyword = kw.value.get();
   }
   size_t first = 0;
   DataType dtype;
@@ -494,6 +531,10 @@ tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::str
     case tir::Intrinsic::ResultType::Arg0Alone:
       dtype = args[0]->dtype;
       break;
+  }
+  if (dtype_keyword != nullptr && parse_dtype(*dtype_keyword, true) != dtype) {
+    user_error(dtype_keyword->span) << callee << " gives a " << dtype.str() << " here, not "
+                                    << parse_dtype(*dtype_keyword, true).str();
   }
   return tir::call(dtype, intrin.name, std::move(args), call.span);
 }

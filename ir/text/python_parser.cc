@@ -179,6 +179,7 @@ class PyParser {
         t.text != "False" && t.text != "None" && t.text != "not" && t.text != "lambda") {
       fail(t, "'" + t.text + "' statements are not supported");
     }
+    const size_t first_token = pos_;
     PyExprPtr first = parse_expression_list();
     if (accept_op(":")) {
       check_target(*first, /*allow_tuple=*/false);
@@ -196,8 +197,25 @@ class PyParser {
       if (at_op("=")) fail(peek(), "chained assignment is not supported");
       return a;
     }
-    for (const char* op :
-         {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=", "&=", "|=", "^=", "<<=", ">>="}) {
+    // B[i] += x is B[i] = B[i] + x, as TVM reads it (its TensorIR tests write reductions
+    // so); the target is read a second time from its tokens for the operand.
+    for (const char* op : {"+=", "-=", "*=", "/=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="}) {
+      if (!at_op(op)) continue;
+      check_target(*first, /*allow_tuple=*/false);
+      const Span op_span = next().span;
+      const size_t value_token = pos_;
+      pos_ = first_token;
+      PyExprPtr operand = parse_expression_list();
+      pos_ = value_token;
+      auto a = std::make_unique<PyAssign>(span);
+      a->target = std::move(first);
+      std::string binary_op(op);
+      binary_op.pop_back();  // "+=" -> "+"
+      a->value = std::make_unique<PyBinary>(span, binary_op, op_span, std::move(operand),
+                                            parse_expression());
+      return a;
+    }
+    for (const char* op : {"**=", "@="}) {
       if (at_op(op))
         fail(peek(), std::string("augmented assignment ('") + op + "') is not supported");
     }

@@ -18,7 +18,7 @@ namespace {
 // StructInfo constructors and statement-only functions of R., which are no values.
 bool is_struct_info_name(const std::string& name) {
   return name == "Tensor" || name == "Shape" || name == "Prim" || name == "Object" ||
-         name == "Tuple" || name == "Callable";
+         name == "Any" || name == "Tuple" || name == "Callable";
 }
 
 const std::vector<PyExprPtr>* sequence_items(const PyExpr& e) {
@@ -164,6 +164,11 @@ relax::Expr RelaxParser::name_expr(const PyName& name) {
   }
   switch (symbol->kind) {
     case Symbol::Kind::RelaxValue:
+      if (ended_dataflow_vars_.count(symbol->relax_value.get()) != 0) {
+        user_error(name.span) << "[rule 1] DataflowVar '" << name.id
+                              << "' is used outside the dataflow block that binds it; list it "
+                                 "in that block's R.output to use it afterwards";
+      }
       return symbol->relax_value;
     case Symbol::Kind::PrimVar:
       return relax::make_prim_value(symbol->prim_var, name.span);
@@ -225,25 +230,52 @@ relax::Expr RelaxParser::call_expr(const PyCall& call) {
 relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& op) {
   const std::string display = "R." + relax::op_script_name(op.name);
   const std::vector<std::string>& names = op.arg_names;
+  // The destination-passing calls (R.call_tir, R.call_dps_packed) take out_sinfo also as
+  // their third positional argument, R.call_tir(f, args, out_sinfo, tir_vars), and a
+  // single value for `args`, which becomes a tuple of one, as TVM's R.call_tir does.
+  const bool destination_passing = op.sinfo_args_keyword == "out_sinfo";
+  constexpr size_t kOutSinfoPosition = 2;
+  std::vector<const PyExpr*> positional;
+  const PyExpr* positional_sinfo = nullptr;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    if (destination_passing && i == kOutSinfoPosition) {
+      positional_sinfo = call.args[i].get();
+    } else {
+      positional.push_back(call.args[i].get());
+    }
+  }
   // The parameters a keyword can name: a variadic operator's last one stands for the
   // trailing positional arguments.
   size_t named = op.variadic && !names.empty() ? names.size() - 1 : names.size();
-  if (!op.variadic && call.args.size() > names.size()) {
+  if (!op.variadic && positional.size() > names.size()) {
+    std::vector<std::string> parameters = names;
+    if (destination_passing) {
+      parameters.insert(parameters.begin() + kOutSinfoPosition, op.sinfo_args_keyword);
+    }
     std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    user_error(call.args[names.size()]->span)
+    for (const std::string& n : parameters) list += (list.empty() ? "" : ", ") + n;
+    user_error(call.args[parameters.size()]->span)
         << display << " takes "
-        << (static_cast<size_t>(op.num_required_args) == names.size() ? "" : "at most ")
-        << names.size() << " argument" << (names.size() == 1 ? "" : "s")
-        << (names.empty() ? "" : " (" + list + ")") << ", got " << call.args.size();
+        << (static_cast<size_t>(op.num_required_args) == parameters.size() ? "" : "at most ")
+        << parameters.size() << " argument" << (parameters.size() == 1 ? "" : "s")
+        << (parameters.empty() ? "" : " (" + list + ")") << ", got " << call.args.size();
   }
-  std::vector<const PyExpr*> slots;
-  for (const PyExprPtr& arg : call.args) slots.push_back(arg.get());
+  std::vector<const PyExpr*> slots = positional;
   std::vector<relax::StructInfo> sinfo;
+  if (positional_sinfo != nullptr) sinfo = sinfo_args(*positional_sinfo);
+  bool sinfo_given = false;
   std::vector<Attrs::Entry> attrs;
   for (const PyKeyword& kw : call.keywords) {
-    if (!op.sinfo_args_keyword.empty() && kw.name == op.sinfo_args_keyword) {
+    // TVM after 0.23 spells sinfo_args ty_args and out_sinfo out_ty; both are read.
+    const std::string& keyword = op.sinfo_args_keyword;
+    if (!keyword.empty() &&
+        (kw.name == keyword || (keyword == "sinfo_args" && kw.name == "ty_args") ||
+         (keyword == "out_sinfo" && kw.name == "out_ty"))) {
+      if (positional_sinfo != nullptr || sinfo_given) {
+        user_error(kw.span) << display << " got two values for argument '" << kw.name << "'";
+      }
       sinfo = sinfo_args(*kw.value);
+      sinfo_given = true;
       continue;
     }
     auto name_it = std::find(names.begin(), names.begin() + static_cast<long>(named), kw.name);
@@ -278,7 +310,20 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
                           << "'";
   }
   std::vector<relax::Expr> args;
-  for (const PyExpr* slot : slots) args.push_back(expr(*slot));
+  for (size_t i = 0; i < slots.size(); ++i) {
+    // A shape argument written as a tuple or list, R.reshape(x, (n, 4)) or
+    // tir_vars=(n,), is the shape R.shape([n, 4]), as TVM's operator functions convert it.
+    if (i < names.size() && (names[i] == "shape" || names[i] == "tir_vars") &&
+        sequence_items(*slots[i]) != nullptr) {
+      args.push_back(relax::make_shape_expr(dims(*slots[i]), slots[i]->span));
+    } else {
+      args.push_back(expr(*slots[i]));
+    }
+  }
+  if (destination_passing && args.size() > 1 &&
+      !args[1]->struct_info.is<relax::TupleStructInfoNode>()) {
+    args[1] = builder_.tuple({args[1]}, slots[1]->span);
+  }
   return builder_.call_op(op.name, std::move(args), std::move(sinfo), Attrs(std::move(attrs)),
                           call.span);
 }
@@ -429,6 +474,7 @@ relax::StructInfo RelaxParser::struct_info(const PyExpr& e) {
   const auto* call = e.as<PyCall>();
   std::string name = dotted_name(call != nullptr ? *call->func : e);
   std::string kind = name.rfind("R.", 0) == 0 && is_namespace("R") ? name.substr(2) : "";
+  if (kind == "Any") kind = "Object";  // TVM after 0.23 spells R.Object R.Any
   if (!is_struct_info_name(kind)) {
     user_error(e.span) << "expected a StructInfo annotation such as R.Tensor((n, 4), "
                           "dtype=\"float32\")";
@@ -448,8 +494,12 @@ relax::StructInfo RelaxParser::struct_info(const PyExpr& e) {
   if (kind == "Tuple") {
     if (!call->keywords.empty())
       user_error(call->keywords.front().span) << "R.Tuple takes no keywords";
+    // R.Tuple([A, B]) is R.Tuple(A, B), as TVM reads it.
+    const std::vector<PyExprPtr>* items = &call->args;
+    if (call->args.size() == 1 && call->args[0]->as<PyList>())
+      items = sequence_items(*call->args[0]);
     std::vector<relax::StructInfo> fields;
-    for (const PyExprPtr& arg : call->args) fields.push_back(struct_info(*arg));
+    for (const PyExprPtr& arg : *items) fields.push_back(struct_info(*arg));
     return relax::tuple_sinfo(std::move(fields), e.span);
   }
   if (kind == "Prim") {

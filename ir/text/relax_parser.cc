@@ -2,8 +2,10 @@
 // through relax::BlockBuilder.
 //
 // Names are scoped leniently, as in Python: a name bound earlier in a function stays
-// visible afterwards, even out of the dataflow block or branch that bound it (the
-// well-formedness checker reports what the spec forbids). A dataflow block is scanned
+// visible afterwards, even out of the branch that bound it (the well-formedness checker
+// reports what the spec forbids). The exception is a DataflowVar after its block, which
+// is refused here: consecutive dataflow blocks are merged as they are built, so the
+// checker could not tell such a use from one inside the block. A dataflow block is scanned
 // first for its R.output, so that each listed name's last binding in the block is made
 // a Var and every other binding a DataflowVar. An if/else binds the name that both
 // branches assign last; each branch is a SeqExpr of its other bindings.
@@ -31,6 +33,26 @@ bool is_shape_var_declaration(const PyExpr& value, DataType* dtype, bool* size_v
 const PyName* assigned_name(const PyStmt& s) {
   const auto* a = s.as<PyAssign>();
   return a == nullptr ? nullptr : a->target->as<PyName>();
+}
+
+// The shape-variable declarations of statement `s`: one for `n = T.int64()`, several for
+// `n, m = T.int64(), T.int64()`; empty if `s` declares none. A parallel assignment either
+// declares only shape variables or is none of these.
+std::vector<std::pair<const PyName*, const PyExpr*>> shape_var_declarations(const PyStmt& s) {
+  const auto* a = s.as<PyAssign>();
+  if (a == nullptr || a->value == nullptr || a->annotation != nullptr) return {};
+  std::vector<std::pair<const PyName*, const PyExpr*>> pairs;
+  if (const PyName* name = a->target->as<PyName>()) {
+    pairs.emplace_back(name, a->value.get());
+  } else {
+    pairs = parallel_assignment(*a);
+  }
+  DataType dtype;
+  bool size_var = false;
+  for (const auto& [name, value] : pairs) {
+    if (!is_shape_var_declaration(*value, &dtype, &size_var)) return {};
+  }
+  return pairs;
 }
 
 }  // namespace
@@ -61,18 +83,15 @@ relax::Function RelaxParser::function(const PyFunctionDef& def) {
 void RelaxParser::declare_shape_vars(const PyBody& body) {
   std::unordered_set<std::string> declared;
   for (const PyStmtPtr& s : body) {
-    const auto* a = s->as<PyAssign>();
-    const PyName* name = assigned_name(*s);
-    DataType dtype;
-    bool size_var = false;
-    if (name == nullptr || a->value == nullptr || a->annotation != nullptr ||
-        !is_shape_var_declaration(*a->value, &dtype, &size_var) ||
-        !declared.insert(name->id).second) {
-      continue;
+    for (const auto& [name, value] : shape_var_declarations(*s)) {
+      DataType dtype;
+      bool size_var = false;
+      is_shape_var_declaration(*value, &dtype, &size_var);
+      if (!declared.insert(name->id).second) continue;
+      tir::Var v = size_var ? tir::size_var(name->id, dtype, name->span)
+                            : tir::var(name->id, dtype, name->span);
+      scope_.define(name->id, Symbol::of_prim_var(v));
     }
-    tir::Var v = size_var ? tir::size_var(name->id, dtype, name->span)
-                          : tir::var(name->id, dtype, name->span);
-    scope_.define(name->id, Symbol::of_prim_var(v));
   }
 }
 
@@ -198,8 +217,14 @@ bool RelaxParser::parse_declaration(const PyName& name, const PyExpr& value) {
 void RelaxParser::parse_assign(const PyAssign& a, BlockState& state) {
   if (a.value == nullptr) user_error(a.span) << "a binding needs a value";
   if (a.target->as<PyTuple>()) {
-    user_error(a.target->span) << "tuple unpacking is not supported in Relax; bind the tuple "
-                                  "and index it (t[0])";
+    std::vector<std::pair<const PyName*, const PyExpr*>> declarations = shape_var_declarations(a);
+    if (declarations.empty()) {
+      user_error(a.target->span) << "tuple unpacking is not supported in Relax except to declare "
+                                    "shape variables (n, m = T.int64(), T.int64()); bind the "
+                                    "tuple and index it (t[0])";
+    }
+    for (const auto& [name, value] : declarations) parse_declaration(*name, *value);
+    return;
   }
   const auto* name = a.target->as<PyName>();
   if (name == nullptr) user_error(a.target->span) << "cannot assign to this expression";
@@ -280,6 +305,16 @@ void RelaxParser::parse_dataflow(const PyWith& w, const BlockState& state) {
   builder_.begin_block(/*dataflow=*/true);
   for (size_t i = 0; i < end; ++i) parse_statement(*w.body[i], inner);
   builder_.end_block();
+  for (size_t i = 0; i < end; ++i) {
+    const PyName* bound = assigned_name(*w.body[i]);
+    const auto* def = w.body[i]->as<PyFunctionDef>();
+    const Symbol* symbol = bound != nullptr ? scope_.lookup(bound->id)
+                                            : (def != nullptr ? scope_.lookup(def->name) : nullptr);
+    if (symbol != nullptr && symbol->kind == Symbol::Kind::RelaxValue &&
+        symbol->relax_value.is<relax::DataflowVarNode>()) {
+      ended_dataflow_vars_.insert(symbol->relax_value.get());
+    }
+  }
 }
 
 std::string RelaxParser::parse_if(const PyIf& s, const BlockState& state) {

@@ -53,6 +53,15 @@ struct ListItem {
   Span span;
 };
 
+// The function a statement calls, with the spellings of TVM after 0.23 (s_tir) read as
+// the T.block forms they stand for.
+std::string statement_callee(const PyExpr& e) {
+  std::string name = called_name(e);
+  if (name == "T.sblock_alloc_buffer") return "T.alloc_buffer";
+  if (name == "T.sblock_attr") return "T.block_attr";
+  return name;
+}
+
 bool is_block_context(const PyExpr& e) {
   std::string name = called_name(e);
   return name == "T.block" || name == "T.sblock";
@@ -319,7 +328,7 @@ class PrimFuncBuilder {
   void parse_expr_statement(const PyExprStmt& s, std::vector<ListItem>& items) {
     const PyExpr& e = *s.value;
     if (e.as<PyString>()) return;  // a docstring
-    std::string callee = called_name(e);
+    std::string callee = statement_callee(e);
     const auto* call = e.as<PyCall>();
     if (callee == "T.func_attr") {
       if (!at_function_level()) {
@@ -388,10 +397,20 @@ class PrimFuncBuilder {
       if (a.annotation) user_error(a.annotation->span) << "a buffer store takes no annotation";
       return emit(items, parse_store(*sub, value, a.span));
     }
-    std::string callee = called_name(value);
+    std::string callee = statement_callee(value);
     if (const auto* tuple = a.target->as<PyTuple>()) {
+      std::vector<std::pair<const PyName*, const PyExpr*>> pairs = parallel_assignment(a);
+      bool declarations = !pairs.empty() && std::all_of(pairs.begin(), pairs.end(), [](auto& p) {
+        return is_var_declaration(*p.second);
+      });
+      if (declarations && a.annotation == nullptr) {
+        for (const auto& [var_name, var_value] : pairs) declare_var(*var_name, *var_value);
+        return;
+      }
       if (callee != "T.axis.remap") {
-        user_error(a.target->span) << "only T.axis.remap can be assigned to several names";
+        user_error(a.target->span) << "only T.axis.remap, or variable declarations "
+                                      "(n, m = T.int64(), T.int64()), can be assigned to "
+                                      "several names";
       }
       std::vector<const PyName*> names;
       for (const PyExprPtr& item : tuple->items) names.push_back(item->as<PyName>());
@@ -407,14 +426,7 @@ class PrimFuncBuilder {
     if (is_var_declaration(value)) {
       if (a.annotation)
         user_error(a.annotation->span) << "a variable declaration takes no annotation";
-      const auto& call = *value.as<PyCall>();
-      auto args = bind_arguments(call, callee, {"value", "is_size_var"}, 0);
-      bool size_var = args[1] != nullptr && expect_bool(*args[1], "is_size_var");
-      DataType dtype = *DataType::parse(callee.substr(2));
-      tir::Var v = size_var ? tir::size_var(name->id, dtype, name->span)
-                            : tir::var(name->id, dtype, name->span);
-      scope_.define(name->id, Symbol::of_prim_var(v));
-      return;
+      return declare_var(*name, value);
     }
     if (callee == "T.match_buffer") return parse_match_buffer(*name, *value.as<PyCall>());
     if (callee == "T.alloc_buffer") return parse_alloc_buffer(*name, *value.as<PyCall>(), items);
@@ -441,6 +453,18 @@ class PrimFuncBuilder {
     items.push_back(std::move(item));
   }
 
+  // name = T.int64() (or T.int32(is_size_var=True), ...): a variable of the function.
+  void declare_var(const PyName& name, const PyExpr& value) {
+    const auto& call = *value.as<PyCall>();
+    std::string callee = called_name(value);
+    auto args = bind_arguments(call, callee, {"value", "is_size_var"}, 0);
+    bool size_var = args[1] != nullptr && expect_bool(*args[1], "is_size_var");
+    DataType dtype = *DataType::parse(callee.substr(2));
+    tir::Var v =
+        size_var ? tir::size_var(name.id, dtype, name.span) : tir::var(name.id, dtype, name.span);
+    scope_.define(name.id, Symbol::of_prim_var(v));
+  }
+
   static bool is_var_declaration(const PyExpr& value) {
     const auto* call = value.as<PyCall>();
     if (call == nullptr || !call->args.empty()) return false;
@@ -463,7 +487,7 @@ class PrimFuncBuilder {
   tir::Stmt parse_store(const PySubscript& target, const PyExpr& value_expr, Span span) {
     tir::Buffer buf = exprs_.buffer(*target.value);
     std::vector<tir::PrimExpr> indices;
-    for (const PyExprPtr& index : target.indices) {
+    for (const PyExpr* index : buffer_indices(target)) {
       if (index->as<PySlice>()) user_error(index->span) << "cannot store to a slice";
       indices.push_back(exprs_.parse(*index));
     }

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -179,6 +180,10 @@ std::string TirPrinter::expr(const tir::PrimExpr& e, LiteralStyle style) {
 }
 
 TirPrinter::Doc TirPrinter::int_literal(DataType dtype, int64_t value) {
+  // The least int64 has no literal: its magnitude does not fit in 64 bits.
+  if (value == std::numeric_limits<int64_t>::min() && dtype == DataType::Int(64)) {
+    return {t("min_value") + "(\"int64\")", kAtom};
+  }
   DataType bare = style_ == LiteralStyle::Tir ? DataType::Int(32) : DataType::Int(64);
   if (dtype == bare && style_ != LiteralStyle::RelaxValue) {
     return {std::to_string(value), value < 0 ? kUnary : kAtom};

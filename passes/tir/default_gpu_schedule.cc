@@ -4,14 +4,14 @@
 // loops form a perfect nest holding it alone, is scheduled with the loop primitives:
 // - spatial block: its loops fused into one of extent E, split [ceil(E / T), T] with
 //   T = min(256, max threads per block) (or E when smaller), bound to blockIdx.x and
-//   threadIdx.x; a constant grid above the target's limit gets a serial loop outside;
+//   threadIdx.x;
 // - reduction block: its spatial loops (moved outside the reduction loops) fused and
 //   bound to blockIdx.x, its reduction loops fused and split [None, R] with the inner
 //   part on threadIdx.x (R a power of two, at most 256 and the thread limit), which the
 //   kernel lowering turns into a cross-thread reduction.
 // A block without loops (a one-element function) gets unit blockIdx.x / threadIdx.x
-// loops. Symbolic extents work through split's tail guards; a grid too large for the
-// device at run time is the launch's to report.
+// loops. Symbolic extents work through split's tail guards. A grid above the target's
+// limit, constant or symbolic, is split_host_device's to fit (a grid-stride loop).
 #include "passes/tir/default_gpu_schedule.h"
 
 #include <algorithm>
@@ -85,15 +85,6 @@ void check_own_loop_nest(const PrimFunc& func, const std::string& block_name) {
   }
 }
 
-// Splits `loop` (extent E) so that its outer part fits the grid's x limit: a serial
-// loop outside when a constant E exceeds it. Returns the loop to bind to blockIdx.x.
-LoopRef fit_grid(Schedule& s, const LoopRef& loop, const Target& target) {
-  const int64_t* extent = as_const_int(s.get_for(loop)->extent);
-  int64_t max_grid = target.max_grid_size[0];
-  if (extent == nullptr || *extent <= max_grid) return loop;
-  return s.split(loop, {PrimExpr(), index_const(loop.var, max_grid)})[1];
-}
-
 void schedule_spatial(Schedule& s, const std::vector<LoopRef>& loops, const Target& target) {
   LoopRef fused = s.fuse(loops);
   int64_t threads = std::min(kDefaultThreads, target.max_threads_per_block);
@@ -101,7 +92,7 @@ void schedule_spatial(Schedule& s, const std::vector<LoopRef>& loops, const Targ
     threads = std::max<int64_t>(1, std::min(threads, *extent));
   }
   std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), index_const(fused.var, threads)});
-  s.bind(fit_grid(s, parts[0], target), kGridAxis);
+  s.bind(parts[0], kGridAxis);
   s.bind(parts[1], kBlockAxis);
 }
 
@@ -123,7 +114,7 @@ void schedule_reduction(Schedule& s, const std::vector<LoopRef>& spatial,
     PrimFunc func = s.func();
     s = Schedule(wrap_in_unit_loops(func, find_loop_path(func->body, parts[0].var), {kGridAxis}));
   } else {
-    s.bind(fit_grid(s, s.fuse(spatial), target), kGridAxis);
+    s.bind(s.fuse(spatial), kGridAxis);
   }
 }
 

@@ -8,7 +8,7 @@ namespace relaxc::tir {
 
 // Schedules every block of `func` that is not under a thread-bound loop yet:
 // - a spatial block: its spatial loops fused, split over blocks and threads
-//   (threads per block within the target's limit, grid within its limits);
+//   (threads per block within the target's limit; a grid over the limit is split_host_device's);
 // - a reduction block: its spatial loops over blockIdx, its reduction loops split with
 //   the inner part bound to threadIdx.x (a cross-thread reduction).
 // Symbolic extents work (tail guards). Already scheduled functions are returned as is.

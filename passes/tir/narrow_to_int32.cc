@@ -29,12 +29,15 @@ bool reads_buffer(const PrimExpr& e) {
   return found;
 }
 
-PrimExpr to_int32(const PrimExpr& e) {
+// `at` locates the statement or buffer the expression belongs to, for an expression
+// (a constant the flattening computed) that has no span of its own.
+PrimExpr to_int32(const PrimExpr& e, Span at) {
   if (e->dtype == kInt32) return e;
+  if (e->span.defined()) at = e->span;
   if (const int64_t* v = as_const_int(e); v != nullptr && e->dtype.is_int()) {
     if (*v < std::numeric_limits<int32_t>::min() || *v > std::numeric_limits<int32_t>::max()) {
-      user_error(e->span) << "the index value " << *v
-                          << " does not fit in 32 bits, which kernels compute indices in";
+      user_error(at) << "the index value " << *v
+                     << " does not fit in 32 bits, which kernels compute indices in";
     }
     return int_imm(kInt32, *v, e->span);
   }
@@ -43,7 +46,8 @@ PrimExpr to_int32(const PrimExpr& e) {
   PrimExpr narrowed;
   auto narrow_binary = [&](const auto* node) {
     if (node != nullptr && !reads_buffer(e)) {
-      narrowed = binary(node->Object::kind(), to_int32(node->a), to_int32(node->b), e->span);
+      narrowed =
+          binary(node->Object::kind(), to_int32(node->a, at), to_int32(node->b, at), e->span);
     }
   };
   narrow_binary(e.as<AddNode>());
@@ -64,7 +68,7 @@ void unify(PrimExpr& a, PrimExpr& b) {
     if (reads_buffer(b)) {
       a = cast(kInt64, a, a->span);
     } else {
-      b = to_int32(b);
+      b = to_int32(b, a->span);
     }
   } else if (b->dtype == kInt32 && a->dtype == kInt64) {
     unify(b, a);
@@ -164,14 +168,14 @@ class Narrower final : public Mutator {
   PrimExpr mutate_node(const BufferLoadNode* node) override {
     Buffer buf = mutate(node->buffer);
     std::vector<PrimExpr> indices;
-    for (const PrimExpr& i : node->indices) indices.push_back(to_int32(mutate(i)));
+    for (const PrimExpr& i : node->indices) indices.push_back(to_int32(mutate(i), node->span));
     return buffer_load(buf, indices, node->span);
   }
 
   Stmt mutate_node(const BufferStoreNode* node) override {
     Buffer buf = mutate(node->buffer);
     std::vector<PrimExpr> indices;
-    for (const PrimExpr& i : node->indices) indices.push_back(to_int32(mutate(i)));
+    for (const PrimExpr& i : node->indices) indices.push_back(to_int32(mutate(i), node->span));
     PrimExpr value = mutate(node->value);
     if (value->dtype != buf->dtype) value = cast(buf->dtype, value, value->span);
     return buffer_store(buf, value, indices, node->span);
@@ -184,16 +188,16 @@ class Narrower final : public Mutator {
     for (const PrimExpr& e : rebuilt->strides) wide = wide || e->dtype != kInt32;
     if (!wide) return rebuilt;
     auto* copy = copy_node(*rebuilt);
-    for (PrimExpr& e : copy->shape) e = to_int32(e);
-    for (PrimExpr& e : copy->strides) e = to_int32(e);
-    if (copy->elem_offset.defined()) copy->elem_offset = to_int32(copy->elem_offset);
+    for (PrimExpr& e : copy->shape) e = to_int32(e, node->span);
+    for (PrimExpr& e : copy->strides) e = to_int32(e, node->span);
+    if (copy->elem_offset.defined()) copy->elem_offset = to_int32(copy->elem_offset, node->span);
     return Ref<BufferNode>(copy);
   }
 
   Stmt mutate_node(const ForNode* node) override {
     Var v = narrowed(node->loop_var);
-    PrimExpr min = to_int32(mutate(node->min));
-    PrimExpr extent = to_int32(mutate(node->extent));
+    PrimExpr min = to_int32(mutate(node->min), node->span);
+    PrimExpr extent = to_int32(mutate(node->extent), node->span);
     return for_loop(v, min, extent, node->kind, mutate(node->body), node->thread_tag,
                     node->annotations, node->span);
   }

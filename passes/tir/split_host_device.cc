@@ -7,6 +7,14 @@
 // - its thread-bound loops are collected per axis; each axis gets one var (the first
 //   loop's, or a fresh one of that name when its min is not 0) and one extent (threadIdx:
 //   the largest constant extent; blockIdx: the common extent, or the largest constant);
+// - a blockIdx axis whose extent E may exceed the target's grid limit L on that axis
+//   (a capability of the Target: 65535 on Vulkan, 65535 in y and z on CUDA; CUDA's
+//   2^31 - 1 in x is above any extent an int32-indexed kernel has) becomes a
+//   grid-stride loop: the launch has min(E, L) blocks, and block b runs the iterations
+//   b, b + L, b + 2L, ... below E in a serial loop of ceil((E - b) / L) steps under the
+//   thread-bound loops (one step when E <= L, the common case; the count is the same for
+//   every thread of a block, so barriers in the body stay uniform). Kernels so run at
+//   any size the memory allows, whichever schedule bound them;
 // - every thread-bound loop is replaced by its body with its var rewritten to the axis
 //   var (plus its min), guarded by "axis var < extent" where its extent is smaller
 //   (barriers between the regions are insert_shared_barriers' work, on the kernel);
@@ -14,6 +22,7 @@
 //   appearance), params are the buffers it touches (in LoweredFunc::buffers() order)
 //   then the host vars it uses (in host var order).
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -73,6 +82,19 @@ struct KernelAxis {
   PrimExpr extent;
   Span span;
   std::vector<const ForNode*> loops;
+  // A blockIdx axis that strides over its extent: the hardware block index (the loop var
+  // of the thread-bound loop) and the grid limit it strides by. Undefined otherwise.
+  Var grid_index;
+  int64_t grid_limit = 0;
+
+  // The extent of the thread-bound loop, which is the launch's grid size on a blockIdx axis.
+  PrimExpr launched_extent() const {
+    if (!grid_index.defined()) return extent;
+    if (const int64_t* value = as_const_int(extent)) {
+      return int_imm(extent->dtype, std::min(*value, grid_limit));
+    }
+    return min(extent, int_imm(extent->dtype, grid_limit));
+  }
 };
 
 class KernelBuilder {
@@ -88,10 +110,27 @@ class KernelBuilder {
   }
 
   Stmt wrap_in_axes(Stmt inner) const {
+    // The grid-stride loops go innermost: a kernel's thread-bound loops stay outermost.
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
       const KernelAxis& axis = axes_.at(*it);
-      inner = for_loop(axis.var, int_imm(axis.var->dtype, 0), axis.extent, ForKind::ThreadBinding,
-                       inner, std::string(kThreadAxes[axis.tag_index].tag), {}, axis.span);
+      if (!axis.grid_index.defined()) continue;
+      DataType dtype = axis.var->dtype;
+      PrimExpr limit = int_imm(dtype, axis.grid_limit);
+      PrimExpr extent = axis.extent->dtype == dtype ? axis.extent : cast(dtype, axis.extent);
+      Var step = var(axis.var->name + "_stride", dtype);
+      VarMap map{{axis.var, add(axis.grid_index, mul(step, limit))}};
+      // ceil((E - b) / L): the iterations b + k L below E.
+      PrimExpr steps =
+          floordiv(add(sub(extent, axis.grid_index), int_imm(dtype, axis.grid_limit - 1)), limit);
+      inner = for_loop(step, int_imm(dtype, 0), steps, ForKind::Serial, substitute(inner, map), "",
+                       {}, axis.span);
+    }
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+      const KernelAxis& axis = axes_.at(*it);
+      Var index = axis.grid_index.defined() ? axis.grid_index : axis.var;
+      inner =
+          for_loop(index, int_imm(index->dtype, 0), axis.launched_extent(), ForKind::ThreadBinding,
+                   inner, std::string(kThreadAxes[axis.tag_index].tag), {}, axis.span);
     }
     return inner;
   }
@@ -175,16 +214,11 @@ class KernelBuilder {
                                  << " threads per block; target '" << target_.str()
                                  << "' allows at most " << target_.max_block_size[index - 3];
         }
-        if (!is_thread && *extent > target_.max_grid_size[index]) {
-          user_error(loop->span) << "loop '" << loop->loop_var->name << "' bound to "
-                                 << loop->thread_tag << " has " << *extent << " blocks; target '"
-                                 << target_.str() << "' allows at most "
-                                 << target_.max_grid_size[index];
-        }
         largest = std::max(largest, *extent);
       }
       if (all_constant) {
         axis.extent = int_imm(first->extent->dtype, largest);
+        if (!is_thread) stride_if_over_limit(axis, analyzer);
         continue;
       }
       axis.extent = first->extent;
@@ -198,6 +232,7 @@ class KernelBuilder {
                                  << "; blockIdx extents of one kernel must agree";
         }
       }
+      if (!is_thread) stride_if_over_limit(axis, analyzer);
     }
     int64_t threads = 1;
     std::string loops;
@@ -214,6 +249,17 @@ class KernelBuilder {
                                 << " threads per block; target '" << target_.str()
                                 << "' allows at most " << target_.max_threads_per_block;
     }
+  }
+
+  // Makes a blockIdx axis a grid-stride loop unless its extent provably fits the grid.
+  void stride_if_over_limit(KernelAxis& axis, arith::Analyzer& analyzer) const {
+    int64_t limit = target_.max_grid_size[axis.tag_index];
+    // Kernels index in int32 (narrow_to_int32): an extent a kernel can index is below
+    // 2^31, so a limit of 2^31 - 1 (CUDA's x) always fits.
+    if (limit >= std::numeric_limits<int32_t>::max()) return;
+    if (analyzer.can_prove(le(axis.extent, int_imm(axis.extent->dtype, limit)))) return;
+    axis.grid_index = var(axis.var->name, axis.var->dtype);
+    axis.grid_limit = limit;
   }
 
   // The statement with its thread-bound loops replaced by their bodies over the axis vars.
@@ -458,7 +504,7 @@ class HostSplitter {
     }
     for (const auto& [tag_index, axis] : builder.axes()) {
       if (tag_index < 3) {
-        PrimExpr extent = axis.extent;
+        PrimExpr extent = axis.launched_extent();
         if (extent->dtype != DataType::Int(64)) extent = cast(DataType::Int(64), extent);
         launch.grid_size[tag_index] = extent;
       } else {

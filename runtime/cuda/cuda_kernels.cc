@@ -1,10 +1,10 @@
-// Kernel loading on CUDA. Before the driver sees the PTX, a light scan of its text
-// finds the `.entry` declarations and their parameter sizes, so that a kernel whose
-// parameters do not match the ABI it is launched with is a RuntimeError rather than a
-// launch that reads garbage. Then cuModuleLoadDataEx JIT-compiles the module for the
-// device (its error log goes into the message), and the entry's attributes are checked
-// against the block size (registers can lower a kernel's threads per block below the
-// device's maximum).
+// Kernel loading on CUDA. Before the driver sees the PTX, check_kernel_code's light scan
+// of its text (scan_ptx_entries, here) finds the `.entry` declarations and their
+// parameter sizes, so that a kernel whose parameters do not match the ABI it is launched
+// with is a RuntimeError rather than a launch that reads garbage. Then cuModuleLoadDataEx
+// JIT-compiles the module for the device (its error log goes into the message), and the entry's
+// attributes are checked against the block size (registers can lower a kernel's threads per block
+// below the device's maximum).
 #include "runtime/cuda/cuda_kernels.h"
 
 #include <algorithm>
@@ -115,26 +115,16 @@ std::vector<PtxEntry> scan_ptx_entries(std::string_view ptx) {
 
 namespace {
 
-std::string entry_list(const std::vector<PtxEntry>& entries) {
-  std::string names;
-  for (const PtxEntry& entry : entries) names += (names.empty() ? "'" : ", '") + entry.name + "'";
-  return names.empty() ? "none" : names;
-}
-
-// The PTX text of `binary` as a NUL-terminated string the driver can read.
+// The PTX text of `binary` (check_kernel_code's: text, with the entry the ABI names and
+// matching parameters) as a NUL-terminated string the driver can read.
 std::string checked_ptx(const KernelBinary& binary) {
-  const std::string where = "kernel '" + binary.name + "'";
   if (binary.format != KernelFormat::Ptx) {
-    runtime_error() << where << " is " << kernel_format_name(binary.format)
+    runtime_error() << "kernel '" << binary.name << "' is " << kernel_format_name(binary.format)
                     << "; the CUDA device runs PTX";
   }
+  check_kernel_code(binary);
   std::string ptx(binary.code.begin(), binary.code.end());
   while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-  if (ptx.empty()) runtime_error() << where << ": the PTX text is empty";
-  if (size_t nul = ptx.find('\0'); nul != std::string::npos) {
-    runtime_error() << where << ": the PTX text has a NUL byte at offset " << nul
-                    << "; PTX is text";
-  }
   return ptx;
 }
 
@@ -151,33 +141,6 @@ void check_limits(const KernelBinary& binary, const DeviceLimits& limits) {
     runtime_error() << where << "takes " << binary.num_buffers << " buffers and "
                     << binary.scalars.size() << " scalars, more than the kernel parameter space of "
                     << limits.max_push_constant_bytes << " bytes holds";
-  }
-}
-
-// The entry's parameters against the ABI: 8-byte pointers for the buffers, then 4- or
-// 8-byte integers for the scalars.
-void check_parameters(const KernelBinary& binary, const std::vector<size_t>& sizes) {
-  const std::string where = "kernel '" + binary.name + "': ";
-  size_t expected = static_cast<size_t>(binary.num_buffers) + binary.scalars.size();
-  if (sizes.size() != expected) {
-    runtime_error() << where << "the PTX entry takes " << sizes.size()
-                    << " parameter(s), but its ABI has " << binary.num_buffers << " buffer(s) and "
-                    << binary.scalars.size() << " scalar(s)";
-  }
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    bool is_buffer = i < static_cast<size_t>(binary.num_buffers);
-    size_t want = 8;
-    std::string what = "buffer argument " + std::to_string(i) + " (a 64-bit pointer)";
-    if (!is_buffer) {
-      size_t scalar = i - binary.num_buffers;
-      bool wide = binary.scalars[scalar] == ScalarType::Int64;
-      want = wide ? 8 : 4;
-      what = "scalar argument " + std::to_string(scalar) + (wide ? " (int64)" : " (int32)");
-    }
-    if (sizes[i] != want) {
-      runtime_error() << where << "PTX parameter " << i << " is " << sizes[i]
-                      << " bytes, but the ABI passes " << what << " there, " << want << " bytes";
-    }
   }
 }
 
@@ -231,21 +194,11 @@ KernelId CudaKernelCache::load(const KernelBinary& binary) {
   auto it = ids_.find(key);
   if (it != ids_.end()) return it->second;
   check_limits(binary, limits_);
-  std::vector<PtxEntry> entries = scan_ptx_entries(ptx);
-  for (const PtxEntry& entry : entries) {
-    if (entry.name == binary.name && entry.param_sizes) {
-      check_parameters(binary, *entry.param_sizes);
-    }
-  }
 
   CUmodule module = module_for(ptx, binary.name);
   CudaKernel kernel;
   kernel.abi = {binary.name, binary.num_buffers, binary.scalars};
   CUresult result = driver_.cuModuleGetFunction(&kernel.function, module, binary.name.c_str());
-  if (result == CUDA_ERROR_NOT_FOUND) {
-    runtime_error() << "kernel '" << binary.name << "': the PTX module has no .entry named '"
-                    << binary.name << "' (it has " << entry_list(entries) << ")";
-  }
   driver_.check(result, "cuModuleGetFunction", "loading kernel '" + binary.name + "'");
   int max_threads = 0, registers = 0;
   driver_.check(driver_.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,

@@ -219,7 +219,10 @@ Value alloc_shape_heap(VirtualMachine& vm, std::span<const Value> in) {
   BuiltinArgs args(builtin::kAllocShapeHeap, in);
   args.expect_count(1);
   int64_t size = args.integer(0, "size");
-  if (size < 0) args.fail("size " + std::to_string(size) + " is negative");
+  if (size < 0 || size > kMaxShapeHeapSlots) {
+    args.fail("size " + std::to_string(size) + " is outside 0 to " +
+              std::to_string(kMaxShapeHeapSlots) + " slots");
+  }
   std::vector<int64_t> zeros(static_cast<size_t>(size), 0);
   return Value::tensor(vm.host_tensor(DType::Int(64), {size}, zeros.data()));
 }

@@ -2,8 +2,12 @@
 // kernel ABI that the VM will trust is verified once, when the executable is loaded.
 #include "runtime/vm/executable.h"
 
+#include <algorithm>
 #include <set>
 #include <string_view>
+
+#include "runtime/kernel_checks.h"
+#include "runtime/vm/builtin_abi.h"
 
 namespace relaxc::runtime::vm {
 namespace {
@@ -132,16 +136,49 @@ class Validator {
                       count_of(static_cast<size_t>(f.num_registers), "register"));
     }
     if (f.code.empty()) fail(where, "has no code");
-    bool has_ret = false;
-    for (size_t pc = 0; pc < f.code.size(); ++pc) {
-      check_instruction(i, pc);
-      has_ret = has_ret || f.code[pc].opcode == Opcode::Ret;
-    }
-    if (!has_ret) fail(where, "has no ret instruction");
+    for (size_t pc = 0; pc < f.code.size(); ++pc) check_instruction(i, pc);
+    check_shape_heaps(i);
+    // Jumps go forward, so the last instruction is reached only by falling into it.
     const Opcode last = f.code.back().opcode;
-    if (last != Opcode::Ret && last != Opcode::Goto) {
+    if (last != Opcode::Ret) {
       fail(where, "the last instruction is " + std::string(opcode_name(last)) +
-                      ": execution would run past the end (expected ret or goto)");
+                      ": execution would run past the end (expected ret)");
+    }
+  }
+
+  // A function's shape heap holds one slot per shape variable or computed dimension, and
+  // each slot is named by an immediate of a shape builtin's call (match_shape,
+  // make_shape, ...) or by a store of a host function: alloc_shape_heap's size must be
+  // such an immediate, no more than those can name, so that a file cannot ask for more
+  // memory than its size justifies.
+  void check_shape_heaps(size_t i) const {
+    const FunctionEntry& f = exe_.functions[i];
+    auto allocates_heap = [&](const Instruction& in) {
+      if (in.opcode != Opcode::Call || !in_range(in.func, exe_.functions.size())) return false;
+      const FunctionEntry& callee = exe_.functions[static_cast<size_t>(in.func)];
+      return callee.kind == FunctionKind::Packed && callee.name == builtin::kAllocShapeHeap;
+    };
+    uint64_t nameable = 0;
+    for (const Instruction& in : f.code) {
+      if (allocates_heap(in)) continue;  // its size names no slot
+      for (const Arg& a : in.args) nameable += a.kind == Arg::Kind::Immediate ? 1 : 0;
+    }
+    for (const HostFunc& h : exe_.host_funcs) nameable += h.stores.size();
+    const uint64_t max_slots = std::min<uint64_t>(nameable, kMaxShapeHeapSlots);
+    for (size_t pc = 0; pc < f.code.size(); ++pc) {
+      const Instruction& in = f.code[pc];
+      if (!allocates_heap(in)) continue;
+      const std::string where =
+          function_where(i) + ", instruction " + std::to_string(pc) + " (call)";
+      if (in.args.size() != 1 || in.args[0].kind != Arg::Kind::Immediate) {
+        fail(where, std::string(builtin::kAllocShapeHeap) + " takes one immediate size");
+      }
+      const int64_t size = in.args[0].value;
+      if (size < 0 || static_cast<uint64_t>(size) > max_slots) {
+        fail(where, "a shape heap of " + std::to_string(size) +
+                        " slots; the function's calls and the host functions name at most " +
+                        std::to_string(max_slots));
+      }
     }
   }
 
@@ -153,12 +190,18 @@ class Validator {
     }
   }
 
-  // pc + offset must be an instruction of the function (computed without overflow).
+  // pc + offset must be a later instruction of the function (computed without
+  // overflow): the compiler's If and Goto jump forward over a branch, so bytecode has no
+  // loops and each frame runs each instruction at most once.
   void check_target(const std::string& where, const FunctionEntry& f, size_t pc, int64_t offset,
                     const std::string& role) const {
     const int64_t size = static_cast<int64_t>(f.code.size());
     const int64_t here = static_cast<int64_t>(pc);
-    if (offset < -here || offset >= size - here) {
+    if (offset <= 0) {
+      fail(where, role + " offset " + std::to_string(offset) +
+                      " does not jump forward (jumps only go forward: a loop would never end)");
+    }
+    if (offset >= size - here) {
       fail(where, role + " offset " + std::to_string(offset) + " jumps outside the function's " +
                       std::to_string(size) + " instructions");
     }
@@ -337,20 +380,19 @@ class Validator {
                                                                 : "of an unknown format") +
                       " in a " + kernel_format_name(backend.format) + " backend");
     }
-    if (k.code.empty()) fail(where, "has no code");
-    if (k.format == KernelFormat::SpirV) {
-      if (k.code.size() % 4 != 0) {
-        fail(where, "SPIR-V code of " + std::to_string(k.code.size()) +
-                        " bytes, not a whole number of 4-byte words");
-      }
-      const uint32_t magic = static_cast<uint32_t>(k.code[0]) | (uint32_t{k.code[1]} << 8) |
-                             (uint32_t{k.code[2]} << 16) | (uint32_t{k.code[3]} << 24);
-      if (magic != 0x07230203u) fail(where, "SPIR-V code does not start with the magic number");
-    }
+    if (k.num_buffers < 0) fail(where, std::to_string(k.num_buffers) + " buffers");
     for (size_t d = 0; d < 3; ++d) {
       if (k.block_size[d] == 0) fail(where, "block size " + std::to_string(d) + " is 0");
     }
-    if (k.num_buffers < 0) fail(where, std::to_string(k.num_buffers) + " buffers");
+    try {
+      check_kernel_code(k);
+    } catch (const RuntimeError& e) {
+      // "kernel 'k': the SPIR-V ..." without the name, which `where` gives.
+      std::string message = e.what();
+      const std::string prefix = "kernel '" + k.name + "': ";
+      if (message.starts_with(prefix)) message.erase(0, prefix.size());
+      fail(where, message);
+    }
     for (size_t s = 0; s < k.scalars.size(); ++s) {
       if (k.scalars[s] != ScalarType::Int32 && k.scalars[s] != ScalarType::Int64) {
         fail(where, "scalar " + std::to_string(s) + " has an unknown type");

@@ -21,7 +21,8 @@ namespace relaxc::runtime::vm {
 
 // "RLXCVM" then two format bytes, then a little-endian uint32 version.
 inline constexpr std::array<uint8_t, 8> kExecutableMagic = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1};
-inline constexpr uint32_t kExecutableVersion = 1;
+// Version 2 added a length and a CRC-32C to each section.
+inline constexpr uint32_t kExecutableVersion = 2;
 
 using RegIndex = int64_t;
 // Call's destination when its result is dropped.
@@ -30,6 +31,10 @@ inline constexpr RegIndex kVoidRegister = -1;
 // (checked at load, so that a hostile file cannot make the VM allocate without bound).
 inline constexpr int64_t kMaxRegisters = int64_t{1} << 20;
 inline constexpr int32_t kMaxKernelSlots = 1 << 16;
+// The largest shape heap (int64 slots) vm.builtin.alloc_shape_heap makes: also when it
+// is reached through a closure, where the load-time bound on its immediate size does
+// not apply.
+inline constexpr int64_t kMaxShapeHeapSlots = int64_t{1} << 16;
 
 // An argument of Call.
 struct Arg {
@@ -173,24 +178,38 @@ struct Executable {
 };
 
 // Checks everything an executable refers to: indices of functions, constants,
-// kernels, host functions and registers in range, jump targets inside their function,
+// kernels, host functions and registers in range, jump targets forward and inside their
+// function, alloc_shape_heap sizes immediate and no more than the function's immediates
+// and the host functions' stores can name, kernel code that passes check_kernel_code,
 // int programs valid, dtypes known, kernel ABIs consistent (launch arguments against
 // the kernel binary's buffers and scalars), SPIR-V a whole number of words. Throws a
 // RuntimeError naming the function, the instruction and what is wrong. load() runs it.
 void validate_executable(const Executable& exe);
 
-// The file: magic, version, then the sections in the order of Executable's fields;
-// integers little-endian, strings and arrays with a uint64 length.
+// The file: magic, version, then the sections in the order of Executable's fields, each
+// with its length and CRC-32C; integers little-endian, strings and arrays with a uint64
+// length.
 std::vector<uint8_t> save_executable(const Executable& exe);
+// Whether load_executable checks the sections' checksums. Ignore is for fuzzers, which
+// mutate bytes and would otherwise only ever reach the checksum check; everything else
+// is checked either way.
+enum class Checksums { Verify, Ignore };
 // Reads what save_executable wrote. Everything read is checked before it is used: a
-// truncated, damaged or hostile file throws a RuntimeError ("executable: truncated at
-// byte 1234 while reading the code of function 'main'", "executable: version 7, this
-// runtime reads version 1"), never crashes, never allocates more than the file's size
-// justifies.
-Executable load_executable(std::span<const uint8_t> bytes);
+// damaged file is refused by its checksums ("executable: damaged: section 'BKND' (bytes
+// 412 to 9012) has checksum 0x1a2b3c4d, the file says 0x5e6f7a8b"); a truncated or
+// hostile one throws a RuntimeError ("executable: truncated at byte 1234 while reading
+// the code of function 'main'", "executable: version 7, this runtime reads version 2"),
+// never crashes, never allocates more than the file's size justifies. Then
+// validate_executable runs.
+Executable load_executable(std::span<const uint8_t> bytes, Checksums checksums = Checksums::Verify);
 
 void save_executable_file(const Executable& exe, const std::string& path);
-Executable load_executable_file(const std::string& path);  // RuntimeError names the path
+// read_input_file (runtime/input_file.h: "-" is standard input), then load_executable;
+// a RuntimeError names the path ("executable file 'm.rxe': truncated at byte ...").
+Executable load_executable_file(const std::string& path);
+// load_executable with its errors naming `name` as load_executable_file's do: for bytes
+// already read (`relaxc run` reads a file before it knows whether it is an executable).
+Executable load_executable_from(std::span<const uint8_t> bytes, const std::string& name);
 
 // The executable as text, for `relaxc inspect`: the exports, each function with its
 // instructions (`%3 = call vm.builtin.alloc_tensor(%2, i0, %1, c4)`), the constants,

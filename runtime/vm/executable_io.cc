@@ -1,20 +1,25 @@
 // The executable file: writing and reading it. Layout: the magic, a uint32 version, then
-// one section per field of Executable, each opened by a four-letter tag. Integers are
-// little-endian and fixed-width; strings, byte blobs and arrays carry a uint64 length.
+// one section per field of Executable: a four-letter tag, the uint64 length of its body,
+// the CRC-32C of its body (uint32), the body. Integers are little-endian and fixed-width;
+// strings, byte blobs and arrays carry a uint64 length.
 //
-// The reader trusts nothing: every length is checked against the bytes left before
-// anything is allocated (an array of n elements needs at least n times its smallest
-// encoding), and every error names the byte and what was being read. The result then
-// goes through validate_executable, which checks what the bytes refer to.
+// The reader trusts nothing: a section's checksum is checked before its body is read (so
+// that accidental damage is reported as such, and never reaches a driver), every length
+// is checked against the bytes left in its section before anything is allocated (an array
+// of n elements needs at least n times its smallest encoding), and every error names the
+// byte and what was being read. The result then goes through validate_executable, which
+// checks what the bytes refer to.
 #include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <string_view>
 #include <utility>
 
+#include "runtime/crc32c.h"
+#include "runtime/input_file.h"
+#include "runtime/runtime_error.h"
 #include "runtime/vm/executable.h"
 
 namespace relaxc::runtime::vm {
@@ -58,6 +63,19 @@ class Writer {
   void tag(const std::array<char, 4>& t) {
     for (char c : t) u8(static_cast<uint8_t>(c));
   }
+  // A section: its tag, the length and checksum of what `write_body` writes, the body.
+  template <typename F>
+  void section(const std::array<char, 4>& t, F&& write_body) {
+    tag(t);
+    const size_t length_at = out_.size();
+    u64(0);
+    u32(0);
+    const size_t begin = out_.size();
+    write_body();
+    const std::span<const uint8_t> body = std::span(out_).subspan(begin);
+    patch(length_at, body.size(), 8);
+    patch(length_at + 8, crc32c(body), 4);
+  }
   void bytes(std::span<const uint8_t> b) {
     u64(b.size());
     out_.insert(out_.end(), b.begin(), b.end());
@@ -88,12 +106,16 @@ class Writer {
   void fixed(uint64_t v, int n) {
     for (int i = 0; i < n; ++i) out_.push_back(static_cast<uint8_t>(v >> (8 * i)));
   }
+  void patch(size_t pos, uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) out_[pos + i] = static_cast<uint8_t>(v >> (8 * i));
+  }
   std::vector<uint8_t> out_;
 };
 
 class Reader {
  public:
-  explicit Reader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+  Reader(std::span<const uint8_t> bytes, Checksums checksums)
+      : bytes_(bytes), checksums_(checksums) {}
 
   // What is being read, for messages; scopes nest and the innermost is reported.
   class Scope {
@@ -164,6 +186,38 @@ class Reader {
                       << std::string(t.begin(), t.end()) << "' while reading " << context_.back();
     }
   }
+  // A section written by Writer::section: its checksum is checked, then `read_body`
+  // reads within its length and must read all of it.
+  template <typename F>
+  void section(const std::array<char, 4>& t, F&& read_body) {
+    const std::string name(t.begin(), t.end());
+    tag(t);
+    const size_t length_at = pos_;
+    const uint64_t length = u64();
+    const uint32_t checksum = u32();
+    if (length > left()) {
+      truncated("section '" + name + "' of " + std::to_string(length) + " bytes (length at byte " +
+                std::to_string(length_at) + ") does not fit in the " + std::to_string(left()) +
+                " bytes left");
+    }
+    const size_t end = pos_ + static_cast<size_t>(length);
+    if (checksums_ == Checksums::Verify) {
+      const uint32_t actual = crc32c(bytes_.subspan(pos_, static_cast<size_t>(length)));
+      if (actual != checksum) {
+        runtime_error() << "executable: damaged: section '" << name << "' (bytes " << pos_ << " to "
+                        << end << ") has checksum " << hex_word(actual) << ", the file says "
+                        << hex_word(checksum);
+      }
+    }
+    const std::span<const uint8_t> whole = bytes_;
+    bytes_ = bytes_.first(end);
+    read_body();
+    if (pos_ != end) {
+      runtime_error() << "executable: damaged: section '" << name << "' has " << end - pos_
+                      << " unexpected bytes at its end, at byte " << pos_;
+    }
+    bytes_ = whole;
+  }
   template <typename T, typename F>
   std::vector<T> array(size_t min_bytes, F&& read_one) {
     std::vector<T> items(count(min_bytes));
@@ -188,7 +242,8 @@ class Reader {
     return v;
   }
 
-  std::span<const uint8_t> bytes_;
+  std::span<const uint8_t> bytes_;  // up to the end of the section being read
+  Checksums checksums_;
   size_t pos_ = 0;
   std::vector<std::string> context_ = {"the header"};
 };
@@ -445,50 +500,53 @@ std::vector<uint8_t> save_executable(const Executable& exe) {
   Writer w;
   for (uint8_t b : kExecutableMagic) w.u8(b);
   w.u32(kExecutableVersion);
-  w.tag(kFunctionsTag);
-  w.array(exe.functions, [&](const FunctionEntry& f) { write_function(w, f); });
-  w.tag(kConstantsTag);
-  w.array(exe.constants, [&](const Constant& c) { write_constant(w, c); });
-  w.tag(kHostFuncsTag);
-  w.array(exe.host_funcs, [&](const HostFunc& h) { write_host_func(w, h); });
-  w.tag(kBackendsTag);
-  w.array(exe.backends, [&](const Backend& b) { write_backend(w, b); });
-  w.tag(kExportsTag);
-  w.array(exe.exports, [&](int64_t e) { w.i64(e); });
+  w.section(kFunctionsTag,
+            [&] { w.array(exe.functions, [&](const FunctionEntry& f) { write_function(w, f); }); });
+  w.section(kConstantsTag,
+            [&] { w.array(exe.constants, [&](const Constant& c) { write_constant(w, c); }); });
+  w.section(kHostFuncsTag,
+            [&] { w.array(exe.host_funcs, [&](const HostFunc& h) { write_host_func(w, h); }); });
+  w.section(kBackendsTag,
+            [&] { w.array(exe.backends, [&](const Backend& b) { write_backend(w, b); }); });
+  w.section(kExportsTag, [&] { w.array(exe.exports, [&](int64_t e) { w.i64(e); }); });
   return w.take();
 }
 
-Executable load_executable(std::span<const uint8_t> bytes) {
-  Reader r(bytes);
+Executable load_executable(std::span<const uint8_t> bytes, Checksums checksums) {
+  Reader r(bytes, checksums);
   read_header(r, bytes);
   Executable exe;
   {
     Reader::Scope s(r, "the functions");
-    r.tag(kFunctionsTag);
-    exe.functions =
-        r.array<FunctionEntry>(kFunctionBytes, [&](size_t i) { return read_function(r, i); });
+    r.section(kFunctionsTag, [&] {
+      exe.functions =
+          r.array<FunctionEntry>(kFunctionBytes, [&](size_t i) { return read_function(r, i); });
+    });
   }
   {
     Reader::Scope s(r, "the constants");
-    r.tag(kConstantsTag);
-    exe.constants =
-        r.array<Constant>(kConstantBytes, [&](size_t i) { return read_constant(r, i); });
+    r.section(kConstantsTag, [&] {
+      exe.constants =
+          r.array<Constant>(kConstantBytes, [&](size_t i) { return read_constant(r, i); });
+    });
   }
   {
     Reader::Scope s(r, "the host functions");
-    r.tag(kHostFuncsTag);
-    exe.host_funcs =
-        r.array<HostFunc>(kHostFuncBytes, [&](size_t i) { return read_host_func(r, i); });
+    r.section(kHostFuncsTag, [&] {
+      exe.host_funcs =
+          r.array<HostFunc>(kHostFuncBytes, [&](size_t i) { return read_host_func(r, i); });
+    });
   }
   {
     Reader::Scope s(r, "the backends");
-    r.tag(kBackendsTag);
-    exe.backends = r.array<Backend>(kBackendBytes, [&](size_t i) { return read_backend(r, i); });
+    r.section(kBackendsTag, [&] {
+      exe.backends = r.array<Backend>(kBackendBytes, [&](size_t i) { return read_backend(r, i); });
+    });
   }
   {
     Reader::Scope s(r, "the exports");
-    r.tag(kExportsTag);
-    exe.exports = r.array<int64_t>(8, [&](size_t) { return r.i64(); });
+    r.section(kExportsTag,
+              [&] { exe.exports = r.array<int64_t>(8, [&](size_t) { return r.i64(); }); });
   }
   if (r.left() != 0) {
     runtime_error() << "executable: " << r.left() << " unexpected bytes after the end, at byte "
@@ -511,14 +569,7 @@ void save_executable_file(const Executable& exe, const std::string& path) {
   if (!out) runtime_error() << "executable file '" << path << "': cannot write it";
 }
 
-Executable load_executable_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    runtime_error() << "executable file '" << path << "': cannot open: " << std::strerror(errno);
-  }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) runtime_error() << "executable file '" << path << "': cannot read it";
+Executable load_executable_from(std::span<const uint8_t> bytes, const std::string& name) {
   try {
     return load_executable(bytes);
   } catch (const RuntimeError& e) {
@@ -526,8 +577,13 @@ Executable load_executable_file(const std::string& path) {
     std::string message = e.what();
     constexpr std::string_view kPrefix = "executable: ";
     if (message.starts_with(kPrefix)) message.erase(0, kPrefix.size());
-    runtime_error() << "executable file '" << path << "': " << message;
+    runtime_error() << "executable file '" << name << "': " << message;
   }
+}
+
+Executable load_executable_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_input_file(path, kMaxDataFileBytes);
+  return load_executable_from(bytes, path == "-" ? kStdinName : path);
 }
 
 }  // namespace relaxc::runtime::vm

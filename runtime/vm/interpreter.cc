@@ -1,7 +1,9 @@
 // The bytecode interpreter: one C++ call per bytecode frame (registers in a vector), the
-// four opcodes, Call dispatch by the callee's kind, constants made once per VM, and If
-// conditions read from the device. Errors leave each frame with "in f, instruction N"
-// added, so the embedding program sees the path to the failing instruction.
+// four opcodes (jumps go forward only, checked at load, so a frame runs each instruction
+// at most once; VirtualMachine::set_step_limit bounds a whole call), Call dispatch by
+// the callee's kind, constants made once per VM, and If conditions read from the
+// device. Errors leave each frame with "in f, instruction N" added, so the embedding
+// program sees the path to the failing instruction.
 #include <algorithm>
 #include <new>
 #include <string>
@@ -100,6 +102,9 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) 
       if (pc < 0 || static_cast<size_t>(pc) >= f.code.size()) {
         runtime_error() << "control reaches instruction " << pc << ", outside the function's "
                         << f.code.size() << " instructions";
+      }
+      if (step_limit != 0 && ++steps > step_limit) {
+        runtime_error() << "the step limit of " << step_limit << " instructions is reached";
       }
       const Instruction& in = f.code[static_cast<size_t>(pc)];
       switch (in.opcode) {

@@ -207,6 +207,8 @@ Tensor VirtualMachine::to_device(const Tensor& tensor) {
   return from_host(tensor.dtype, tensor.shape, bytes.data());
 }
 
+void VirtualMachine::set_step_limit(uint64_t steps) { impl_->step_limit = steps; }
+
 void VirtualMachine::set_print_stream(std::ostream* stream) { impl_->print_stream = stream; }
 
 std::ostream& VirtualMachine::print_stream() {

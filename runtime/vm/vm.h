@@ -74,6 +74,14 @@ class VirtualMachine {
   // `tensor` on the device (itself when it is there already).
   Tensor to_device(const Tensor& tensor);
 
+  // The most bytecode instructions one call from outside (call, invoke) may run, its
+  // nested calls included; beyond it the call fails ("the step limit of 1000000
+  // instructions is reached"). 0, the default, is no limit: validated bytecode only
+  // jumps forward and calls nest at most 1000 deep, so every call ends, but a recursive
+  // function may take exponential time; a fuzzer or a service running untrusted
+  // programs sets a limit.
+  void set_step_limit(uint64_t steps);
+
   // Where vm.builtin.print writes; std::cout unless set.
   void set_print_stream(std::ostream* stream);
   std::ostream& print_stream();

@@ -66,11 +66,14 @@ struct VirtualMachine::Impl {
   std::vector<std::optional<KernelId>> kernel_ids;  // by backend kernel index
   std::ostream* print_stream = nullptr;
   int depth = 0;  // nested bytecode frames
+  uint64_t step_limit = 0;  // instructions per call from outside; 0: no limit
+  uint64_t steps = 0;       // instructions run by the current call from outside
 };
 
 template <typename Body>
 Value VirtualMachine::Impl::from_outside(Body&& body) {
   if (depth > 0) return body();
+  steps = 0;
   try {
     return body();
   } catch (const CallError& e) {

@@ -1,96 +1,14 @@
-// Kernel loading: a light scan of the SPIR-V header and entry points (so that a damaged
-// or mismatched module is a RuntimeError instead of a driver crash), then the shader
-// module, layouts and compute pipeline; and the push-constant packing of launches.
+// Kernel loading: check_kernel_code's light scan of the SPIR-V (so that a damaged or
+// mismatched module is a RuntimeError instead of a driver crash) and the device's SPIR-V
+// version, then the shader module, layouts and compute pipeline; and the push-constant
+// packing of launches.
 #include "runtime/vulkan/vulkan_pipeline.h"
 
-#include <cstdio>
 #include <cstring>
-#include <optional>
 #include <utility>
 
 namespace relaxc::runtime {
 namespace {
-
-constexpr uint32_t kSpirvMagic = 0x07230203;
-constexpr uint32_t kOpEntryPoint = 15;
-constexpr uint32_t kOpExecutionMode = 16;
-constexpr uint32_t kOpFunction = 54;
-constexpr uint32_t kOpFunctionEnd = 56;
-constexpr uint32_t kExecutionModelGLCompute = 5;
-constexpr uint32_t kExecutionModeLocalSize = 17;
-
-std::string hex(uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof(text), "0x%08x", value);
-  return text;
-}
-
-// The literal string starting at `words[begin]`, up to its terminating zero byte.
-std::string literal_string(const std::vector<uint32_t>& words, size_t begin, size_t end) {
-  std::string text;
-  for (size_t i = begin; i < end; ++i) {
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = static_cast<char>((words[i] >> (8 * byte)) & 0xff);
-      if (c == '\0') return text;
-      text += c;
-    }
-  }
-  return text;
-}
-
-// What the module says about the entry point `name` (after checking its instruction
-// lengths and end): whether a GLCompute one exists, the compute entry points it has,
-// and its LocalSize if it declares one.
-struct EntryPointInfo {
-  bool found = false;
-  std::vector<std::string> compute_entry_points;
-  std::optional<std::array<uint32_t, 3>> local_size;
-};
-
-EntryPointInfo scan_module(const std::vector<uint32_t>& words, const std::string& name,
-                           const std::string& kernel) {
-  EntryPointInfo info;
-  std::optional<uint32_t> entry_id;
-  std::vector<std::pair<uint32_t, std::array<uint32_t, 3>>> local_sizes;
-  // Every instruction's length is checked, so that a truncated module is caught here.
-  uint32_t last_opcode = 0;
-  bool in_functions = false;  // entry points and modes come before the functions
-  for (size_t at = 5; at < words.size();) {
-    uint32_t word_count = words[at] >> 16;
-    uint32_t opcode = words[at] & 0xffff;
-    if (word_count == 0 || word_count > words.size() - at) {
-      runtime_error() << "kernel '" << kernel
-                      << "': the SPIR-V module is damaged (the instruction at word " << at
-                      << " has a bad length)";
-    }
-    last_opcode = opcode;
-    in_functions = in_functions || opcode == kOpFunction;
-    if (in_functions) {
-      at += word_count;
-      continue;
-    }
-    if (opcode == kOpEntryPoint && word_count >= 4 && words[at + 1] == kExecutionModelGLCompute) {
-      std::string entry = literal_string(words, at + 3, at + word_count);
-      info.compute_entry_points.push_back(entry);
-      if (entry == name) {
-        info.found = true;
-        entry_id = words[at + 2];
-      }
-    }
-    if (opcode == kOpExecutionMode && word_count >= 6 && words[at + 2] == kExecutionModeLocalSize) {
-      local_sizes.push_back({words[at + 1], {words[at + 3], words[at + 4], words[at + 5]}});
-    }
-    at += word_count;
-  }
-  if (last_opcode != kOpFunctionEnd) {
-    runtime_error() << "kernel '" << kernel
-                    << "': the SPIR-V module is damaged (it does not end with OpFunctionEnd)";
-  }
-  for (const auto& [id, size] : local_sizes) {
-    if (entry_id && id == *entry_id) info.local_size = size;
-  }
-  return info;
-}
 
 // The highest SPIR-V version a Vulkan version consumes: 1.1 -> 1.3, 1.2 -> 1.5, 1.3 -> 1.6.
 uint32_t max_spirv_minor(uint32_t vulkan_api_version) {
@@ -106,21 +24,9 @@ std::vector<uint32_t> checked_words(const VulkanContext& context, const KernelBi
     runtime_error() << "kernel '" << kernel << "' is " << kernel_format_name(binary.format)
                     << "; the Vulkan device runs SPIR-V";
   }
-  if (binary.code.size() % 4 != 0) {
-    runtime_error() << "kernel '" << kernel << "': the SPIR-V code is " << binary.code.size()
-                    << " bytes, not a whole number of 32-bit words";
-  }
-  if (binary.code.size() < 20) {
-    runtime_error() << "kernel '" << kernel << "': the SPIR-V code is " << binary.code.size()
-                    << " bytes, shorter than the 5-word SPIR-V header";
-  }
+  check_kernel_code(binary);
   std::vector<uint32_t> words(binary.code.size() / 4);
   std::memcpy(words.data(), binary.code.data(), binary.code.size());
-  if (words[0] != kSpirvMagic) {
-    runtime_error() << "kernel '" << kernel
-                    << "': the code does not start with the SPIR-V magic number "
-                    << hex(kSpirvMagic) << " (found " << hex(words[0]) << ")";
-  }
   uint32_t major = (words[1] >> 16) & 0xff, minor = (words[1] >> 8) & 0xff;
   uint32_t api = context.physical().api_version;
   if (major != 1 || minor > max_spirv_minor(api)) {
@@ -128,21 +34,6 @@ std::vector<uint32_t> checked_words(const VulkanContext& context, const KernelBi
                     << ", but Vulkan " << VK_API_VERSION_MAJOR(api) << "."
                     << VK_API_VERSION_MINOR(api) << " on \"" << context.physical().limits.name
                     << "\" takes SPIR-V up to 1." << max_spirv_minor(api);
-  }
-  EntryPointInfo entry = scan_module(words, binary.name, kernel);
-  if (!entry.found) {
-    std::string found;
-    for (const std::string& name : entry.compute_entry_points) {
-      found += (found.empty() ? "'" : ", '") + name + "'";
-    }
-    runtime_error() << "kernel '" << kernel
-                    << "': the SPIR-V module has no GLCompute entry point named '" << kernel
-                    << "' (it has " << (found.empty() ? "none" : found) << ")";
-  }
-  if (entry.local_size && *entry.local_size != binary.block_size) {
-    runtime_error() << "kernel '" << kernel << "': the block size " << size_text(binary.block_size)
-                    << " differs from the SPIR-V module's LocalSize "
-                    << size_text(*entry.local_size);
   }
   return words;
 }

@@ -1,13 +1,34 @@
 // A hand-built executable that uses every kind of function, constant, argument,
 // instruction and backend, shared by the executable's tests and its loader fuzzer.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "runtime/vm/executable.h"
 
 namespace relaxc::runtime::vm::testing {
+
+// What the loader's light scan of SPIR-V reads (not a whole module: spirv-val would
+// refuse it): the header, a GLCompute entry point `entry` with its LocalSize, a buffer
+// decorated with set 0 and `binding`, and an empty function.
+inline std::vector<uint8_t> sample_spirv(const std::string& entry,
+                                         std::array<uint32_t, 3> local_size, uint32_t binding) {
+  auto op = [](uint32_t opcode, uint32_t word_count) { return (word_count << 16) | opcode; };
+  std::vector<uint32_t> name_words((entry.size() + 4) / 4, 0);
+  std::memcpy(name_words.data(), entry.data(), entry.size());
+  std::vector<uint32_t> words = {0x07230203, 0x00010300, 0, 9, 0};
+  words.insert(words.end(), {op(15, static_cast<uint32_t>(3 + name_words.size())), 5, 1});
+  words.insert(words.end(), name_words.begin(), name_words.end());
+  words.insert(words.end(), {op(16, 6), 1, 17, local_size[0], local_size[1], local_size[2]});
+  words.insert(words.end(), {op(71, 4), 2, 34, 0, op(71, 4), 2, 33, binding});
+  words.insert(words.end(), {op(54, 5), 3, 1, 0, 4, op(56, 1)});
+  std::vector<uint8_t> bytes(words.size() * 4);
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  return bytes;
+}
 
 inline IntProgram load_times(int64_t slot, int64_t factor) {
   return IntProgram{{{IntOp::Load, slot}, {IntOp::Const, factor}, {IntOp::Mul, 0}}};
@@ -110,11 +131,13 @@ inline Backend sample_backend(KernelFormat format) {
   k.name = "dense_kernel0";
   k.format = format;
   if (format == KernelFormat::SpirV) {
-    // The SPIR-V magic (0x07230203, little-endian) then four more words.
-    k.code = {0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0};
+    k.code = sample_spirv("dense_kernel0", {64, 1, 1}, 2);
     k.scalars = {ScalarType::Int32};
   } else {
-    const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n";
+    const std::string ptx =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry dense_kernel0(\n.param .u64 A,\n.param .u64 B,\n.param .u64 W,\n"
+        ".param .u64 n\n)\n{\nret;\n}\n";
     k.code.assign(ptx.begin(), ptx.end());
     k.scalars = {ScalarType::Int64};
     k.shared_memory_bytes = 1024;
@@ -139,7 +162,8 @@ inline Executable sample_executable() {
       ret(3),                                                                  // 5
       call(4, kHelper, {reg(0)}),                                              // 6
       call(5, kMakeClosure, {function(kHelper), reg(4)}),                      // 7
-      jump(-3),                                                                // 8
+      jump(1),                                                                 // 8
+      ret(5),                                                                  // 9
   };
   FunctionEntry helper = named(FunctionKind::Bytecode, "helper");
   helper.param_names = {"y"};

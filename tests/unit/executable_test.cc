@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/crc32c.h"
 #include "tests/unit/executable_samples.h"
 
 namespace relaxc::runtime::vm {
@@ -27,9 +29,9 @@ std::string validation_error(const Executable& exe) {
   return "<valid>";
 }
 
-std::string load_error(const std::vector<uint8_t>& bytes) {
+std::string load_error(const std::vector<uint8_t>& bytes, Checksums checksums = Checksums::Verify) {
   try {
-    load_executable(bytes);
+    load_executable(bytes, checksums);
   } catch (const RuntimeError& e) {
     return e.what();
   }
@@ -68,10 +70,14 @@ TEST(Executable, EmptyExecutableRoundTrips) {
 
 TEST(Executable, FileHeaderLayout) {
   const std::vector<uint8_t> bytes = save_executable(Executable{});
-  // Magic, version 1, then each section's tag and its zero length.
-  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 1, 0, 0, 0};
+  // Magic, version 2, then each section: its tag, its length (8), the CRC-32C of its
+  // body, the body (an array length of 0).
+  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 2, 0, 0, 0};
+  const uint32_t crc = crc32c(std::vector<uint8_t>(8, 0));
   for (const char* tag : {"FUNC", "CNST", "HOST", "BKND", "EXPT"}) {
     expected.insert(expected.end(), tag, tag + 4);
+    expected.insert(expected.end(), {8, 0, 0, 0, 0, 0, 0, 0});
+    for (int i = 0; i < 4; ++i) expected.push_back(static_cast<uint8_t>(crc >> (8 * i)));
     expected.insert(expected.end(), 8, 0);
   }
   EXPECT_EQ(bytes, expected);
@@ -91,8 +97,7 @@ TEST(Executable, FileErrorsNameThePath) {
     load_executable_file(missing);
     FAIL() << "no error";
   } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "executable file '" + missing + "': cannot open: No such file or directory");
+    EXPECT_EQ(std::string(e.what()), missing + ": cannot open: No such file or directory");
   }
   try {
     save_executable_file(sample_executable(), missing);
@@ -139,31 +144,72 @@ TEST(Executable, WrongMagicFormatAndVersion) {
   EXPECT_EQ(load_error(wrong), "executable: format bytes 0.2, this runtime reads 0.1");
   wrong = bytes;
   wrong[8] = 7;
-  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 1");
+  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 2");
 }
 
 TEST(Executable, DamagedSectionTagsAndTrailingBytes) {
   std::vector<uint8_t> bytes = save_executable(Executable{});
   std::vector<uint8_t> wrong = bytes;
-  wrong[12 + 12] = 'X';  // the constants' tag, after the header and the functions section
+  wrong[12 + 24] = 'X';  // the constants' tag, after the header and the functions section
   EXPECT_EQ(load_error(wrong),
-            "executable: damaged at byte 24: expected the section tag 'CNST' while reading the "
+            "executable: damaged at byte 36: expected the section tag 'CNST' while reading the "
             "constants");
   wrong = bytes;
   wrong.push_back(0);
   wrong.push_back(0);
-  EXPECT_EQ(load_error(wrong), "executable: 2 unexpected bytes after the end, at byte 72");
+  EXPECT_EQ(load_error(wrong), "executable: 2 unexpected bytes after the end, at byte 132");
 }
 
+// Lengths inside a section, past its checksum (as a fuzzer or a hostile writer gets).
 TEST(Executable, HugeLengthsAreRefusedBeforeAllocating) {
   std::vector<uint8_t> bytes = save_executable(Executable{});
-  put_u64(bytes, 16, uint64_t{1} << 62);  // the number of functions
-  EXPECT_EQ(load_error(bytes),
-            "executable: truncated at byte 72 while reading the functions: 4611686018427387904 "
-            "elements of at least 41 bytes (length at byte 16) do not fit in the 48 bytes left");
+  put_u64(bytes, 28, uint64_t{1} << 62);  // the number of functions
+  EXPECT_EQ(load_error(bytes, Checksums::Ignore),
+            "executable: truncated at byte 36 while reading the functions: 4611686018427387904 "
+            "elements of at least 41 bytes (length at byte 28) do not fit in the 0 bytes left");
   bytes = save_executable(Executable{});
-  put_u64(bytes, 16, ~uint64_t{0});
-  EXPECT_TRUE(contains(load_error(bytes), "18446744073709551615 elements of at least 41 bytes"));
+  put_u64(bytes, 28, ~uint64_t{0});
+  EXPECT_TRUE(contains(load_error(bytes, Checksums::Ignore),
+                       "18446744073709551615 elements of at least 41 bytes"));
+  bytes = save_executable(Executable{});
+  put_u64(bytes, 16, ~uint64_t{0});  // the functions section's length
+  EXPECT_EQ(load_error(bytes),
+            "executable: truncated at byte 132 while reading the functions: section 'FUNC' of "
+            "18446744073709551615 bytes (length at byte 16) does not fit in the 104 bytes left");
+}
+
+// The file's damage is found by the checksum of the section it is in, before the section
+// is read: here a flipped bit in a kernel's SPIR-V, which once reached the driver.
+TEST(Executable, DamagedSectionsAreRefusedByTheirChecksum) {
+  const std::vector<uint8_t> bytes = save_executable(sample_executable());
+  const std::vector<uint8_t> spirv = sample_executable().backends[0].kernels[0].code;
+  const auto at = std::search(bytes.begin(), bytes.end(), spirv.begin(), spirv.end());
+  ASSERT_NE(at, bytes.end());
+  std::vector<uint8_t> damaged = bytes;
+  damaged[static_cast<size_t>(at - bytes.begin()) + 40] ^= 0x10;
+  const std::string error = load_error(damaged);
+  EXPECT_TRUE(error.starts_with("executable: damaged: section 'BKND' (bytes ")) << error;
+  EXPECT_TRUE(contains(error, ") has checksum 0x")) << error;
+  EXPECT_TRUE(contains(error, ", the file says 0x")) << error;
+  // Every single-byte change of every section is caught.
+  for (size_t pos = 12; pos < bytes.size(); ++pos) {
+    damaged = bytes;
+    damaged[pos] ^= 0x01;
+    EXPECT_NE(load_error(damaged), "<loaded>") << "byte " << pos;
+  }
+  // A section whose body is shorter than its length says (its checksum made to match).
+  std::vector<uint8_t> empty = save_executable(Executable{});
+  empty.insert(empty.begin() + 36, uint8_t{0});  // one more byte in the functions' body
+  put_u64(empty, 16, 9);
+  EXPECT_EQ(load_error(empty, Checksums::Ignore),
+            "executable: damaged: section 'FUNC' has 1 unexpected bytes at its end, at byte 36");
+}
+
+TEST(Executable, Crc32c) {
+  const std::string check = "123456789";
+  EXPECT_EQ(crc32c(std::span(reinterpret_cast<const uint8_t*>(check.data()), check.size())),
+            0xE3069283u);
+  EXPECT_EQ(crc32c({}), 0u);
 }
 
 TEST(Executable, ValidationRunsOnLoad) {
@@ -190,16 +236,13 @@ TEST(Executable, EveryTruncationGivesACleanError) {
     ASSERT_EQ(error.substr(0, start.size()), start) << "prefix of " << n << " bytes";
     contexts.insert(error.substr(start.size(), error.find(':', start.size()) - start.size()));
   }
-  // What was being read is named down to the element. (Lengths are checked against the
-  // smallest encoding of what they count, so early elements are often refused as a whole.)
-  for (const char* what :
-       {"the header", "the functions", "the name of function 1",
-        "the parameter names of function 'helper'", "the code of function 'main'",
-        "instruction 7 of function 'main'", "constant 7", "the constants",
-        "the stores of host function 'main_shape_func'", "kernel function 'dense'",
-        "kernel 'dense_kernel0'", "backend 1", "the exports"}) {
+  // What was being read is named: the header or the section whose length runs past the
+  // end. (Inside a section, only a length that its checksum vouches for is read.)
+  for (const char* what : {"the header", "the functions", "the constants", "the host functions",
+                           "the backends", "the exports"}) {
     EXPECT_TRUE(contexts.count(what)) << what;
   }
+  EXPECT_EQ(contexts.size(), 6u);
 }
 
 // A mutation of the sample and the message validation gives for it.
@@ -239,13 +282,35 @@ TEST(ExecutableValidation, Instructions) {
        at + "7 (call): argument 1: unknown kind 4"},
       {[](Executable& e) { main_of(e).code[5].reg = 6; },
        at + "5 (ret): the returned register 6 is outside the function's 6 registers"},
-      {[](Executable& e) { main_of(e).code[8].offset = 1; },
-       at + "8 (goto): the offset 1 jumps outside the function's 9 instructions"},
+      {[](Executable& e) { main_of(e).code[8].offset = 2; },
+       at + "8 (goto): the offset 2 jumps outside the function's 10 instructions"},
+      // Jumps go forward only: a loop would never end.
+      {[](Executable& e) { main_of(e).code[8].offset = 0; },
+       at + "8 (goto): the offset 0 does not jump forward (jumps only go forward: a loop "
+            "would never end)"},
+      {[](Executable& e) { main_of(e).code[8].offset = -3; },
+       at + "8 (goto): the offset -3 does not jump forward (jumps only go forward: a loop "
+            "would never end)"},
       {[](Executable& e) { main_of(e).code[8].offset = INT64_MIN; },
-       at + "8 (goto): the offset -9223372036854775808 jumps outside the function's 9 "
-            "instructions"},
-      {[](Executable& e) { main_of(e).code[4].offset = -5; },
-       at + "4 (if): the false branch's offset -5 jumps outside the function's 9 instructions"},
+       at + "8 (goto): the offset -9223372036854775808 does not jump forward (jumps only go "
+            "forward: a loop would never end)"},
+      {[](Executable& e) { main_of(e).code[4].offset = -4; },
+       at + "4 (if): the false branch's offset -4 does not jump forward (jumps only go "
+            "forward: a loop would never end)"},
+      {[](Executable& e) { main_of(e).code[4].offset = 6; },
+       at + "4 (if): the false branch's offset 6 jumps outside the function's 10 instructions"},
+      // The shape heap: an immediate size, no more than the function can name.
+      {[](Executable& e) { main_of(e).code[0].args[0] = imm(4); },
+       at + "0 (call): a shape heap of 4 slots; the function's calls and the host functions "
+            "name at most 3"},
+      {[](Executable& e) { main_of(e).code[0].args[0] = imm(200000000); },
+       at + "0 (call): a shape heap of 200000000 slots; the function's calls and the host "
+            "functions name at most 3"},
+      {[](Executable& e) { main_of(e).code[0].args[0] = imm(INT64_MAX); },
+       at + "0 (call): a shape heap of 9223372036854775807 slots; the function's calls and the "
+            "host functions name at most 3"},
+      {[](Executable& e) { main_of(e).code[0].args[0] = reg(1); },
+       at + "0 (call): vm.builtin.alloc_shape_heap takes one immediate size"},
       {[](Executable& e) { main_of(e).code[4].reg = 100; },
        at + "4 (if): the condition register 100 is outside the function's 6 registers"},
       {[](Executable& e) { main_of(e).code[3].opcode = static_cast<Opcode>(9); },
@@ -264,7 +329,10 @@ TEST(ExecutableValidation, Functions) {
   expect_errors({
       {[](Executable& e) { main_of(e).code.back() = call(kVoidRegister, kAllocTensor, {}); },
        "executable: function 'main': the last instruction is call: execution would run past "
-       "the end (expected ret or goto)"},
+       "the end (expected ret)"},
+      {[](Executable& e) { main_of(e).code.resize(9); },
+       "executable: function 'main', instruction 8 (goto): the offset 1 jumps outside the "
+       "function's 9 instructions"},
       {[](Executable& e) {
          main_of(e).code[4] = branch(1, 2);
          main_of(e).code.resize(5);
@@ -272,7 +340,8 @@ TEST(ExecutableValidation, Functions) {
        "executable: function 'main', instruction 4 (if): the true branch's offset 1 jumps "
        "outside the function's 5 instructions"},
       {[](Executable& e) { e.functions[kHelper].code = {jump(0)}; },
-       "executable: function 'helper': has no ret instruction"},
+       "executable: function 'helper', instruction 0 (goto): the offset 0 does not jump "
+       "forward (jumps only go forward: a loop would never end)"},
       {[](Executable& e) { e.functions[kHelper].code.clear(); },
        "executable: function 'helper': has no code"},
       {[](Executable& e) { e.functions[kHelper].num_registers = 0; },
@@ -343,11 +412,40 @@ TEST(ExecutableValidation, Kernels) {
   auto kbin = [](Executable& e) -> KernelBinary& { return e.backends[0].kernels[0]; };
   expect_errors({
       {[&](Executable& e) { kbin(e).code.resize(18); },
-       vk + "kernel 0 'dense_kernel0': SPIR-V code of 18 bytes, not a whole number of 4-byte "
-            "words"},
+       vk + "kernel 0 'dense_kernel0': the SPIR-V code is 18 bytes, not a whole number of "
+            "32-bit words"},
       {[&](Executable& e) { kbin(e).code[0] = 0; },
-       vk + "kernel 0 'dense_kernel0': SPIR-V code does not start with the magic number"},
-      {[&](Executable& e) { kbin(e).code.clear(); }, vk + "kernel 0 'dense_kernel0': has no code"},
+       vk + "kernel 0 'dense_kernel0': the code does not start with the SPIR-V magic number "
+            "0x07230203 (found 0x07230200)"},
+      {[&](Executable& e) { kbin(e).code.clear(); },
+       vk + "kernel 0 'dense_kernel0': the SPIR-V code is 0 bytes, shorter than the 5-word "
+            "SPIR-V header"},
+      // What the loader checks of the SPIR-V: header, lengths, entry point, bindings.
+      {[&](Executable& e) { kbin(e).code[6] = 2; },
+       vk + "kernel 0 'dense_kernel0': the SPIR-V version word 0x00020300 is not a version 1.x"},
+      {[&](Executable& e) { kbin(e).code[12] = 0; },
+       vk + "kernel 0 'dense_kernel0': the SPIR-V id bound 0 is outside 1 to 4194303"},
+      {[&](Executable& e) { kbin(e).code[15] = 1; },
+       vk + "kernel 0 'dense_kernel0': the SPIR-V id bound 16777225 is outside 1 to 4194303"},
+      {[&](Executable& e) { kbin(e).code[22] = 0x40; },
+       vk + "kernel 0 'dense_kernel0': the SPIR-V module is damaged (the instruction at word 5 "
+            "has a bad length)"},
+      {[&](Executable& e) { kbin(e).code.resize(kbin(e).code.size() - 4); },
+       vk + "kernel 0 'dense_kernel0': the SPIR-V module is damaged (it does not end with "
+            "OpFunctionEnd)"},
+      {[&](Executable& e) { kbin(e).name = "dense_kernel1"; },
+       vk + "kernel 0 'dense_kernel1': the SPIR-V module has no GLCompute entry point named "
+            "'dense_kernel1' (it has 'dense_kernel0')"},
+      {[&](Executable& e) {
+         kbin(e).code = sample_spirv("dense_kernel0", {64, 1, 1}, 3);
+       },
+       vk + "kernel 0 'dense_kernel0': the SPIR-V module declares binding 3; the kernel ABI "
+            "has 3 buffers (bindings 0 to 2)"},
+      {[&](Executable& e) {
+         kbin(e).code = sample_spirv("dense_kernel0", {32, 1, 1}, 0);
+       },
+       vk + "kernel 0 'dense_kernel0': the block size (64, 1, 1) differs from the SPIR-V "
+            "module's LocalSize (32, 1, 1)"},
       {[&](Executable& e) { kbin(e).format = KernelFormat::Ptx; },
        vk + "kernel 0 'dense_kernel0': is PTX in a SPIR-V backend"},
       {[&](Executable& e) { kbin(e).block_size[2] = 0; },
@@ -384,6 +482,35 @@ TEST(ExecutableValidation, Kernels) {
        },
        kf + "launch 0, grid dimension 1: instruction 1 (Add) needs 2 operands, the stack has 1"},
   });
+}
+
+// What the loader checks of PTX: text with a .entry of the kernel's name, its
+// parameters the ABI's.
+TEST(ExecutableValidation, PtxKernels) {
+  const std::string cuda = "executable: backend 1 (cuda -arch=sm_90), kernel 0 'dense_kernel0': ";
+  auto ptx = [](Executable& e, const std::string& text) {
+    e.backends[1].kernels[0].code.assign(text.begin(), text.end());
+  };
+  expect_errors({
+      {[&](Executable& e) { ptx(e, ".version 8.0\n.target sm_90\n"); },
+       cuda + "the PTX module has no .entry named 'dense_kernel0' (it has none)"},
+      {[&](Executable& e) { ptx(e, ".visible .entry dense_kernel01(\n)\n"); },
+       cuda + "the PTX module has no .entry named 'dense_kernel0' (it has 'dense_kernel01')"},
+      {[&](Executable& e) { ptx(e, "// .entry dense_kernel0(\n"); },
+       cuda + "the PTX module has no .entry named 'dense_kernel0' (it has none)"},
+      {[&](Executable& e) { ptx(e, std::string(1, '\0')); }, cuda + "the PTX text is empty"},
+      {[&](Executable& e) { e.backends[1].kernels[0].code[3] = 1; },
+       cuda + "the PTX text has byte 1 at offset 3; PTX is text"},
+      {[&](Executable& e) { e.backends[1].kernels[0].scalars[0] = ScalarType::Int32; },
+       cuda + "PTX parameter 3 is 8 bytes, but the ABI passes scalar argument 0 (int32) there, "
+              "4 bytes"},
+      {[&](Executable& e) { ptx(e, ".entry dense_kernel0(\n.param .u64 A\n)\n"); },
+       cuda + "the PTX entry takes 1 parameter(s), but its ABI has 3 buffer(s) and 1 scalar(s)"},
+  });
+  Executable exe = sample_executable();
+  std::vector<uint8_t>& code = exe.backends[1].kernels[0].code;
+  code.push_back('\0');  // a C string's end is fine
+  EXPECT_EQ(validation_error(exe), "<valid>");
 }
 
 TEST(ExecutableValidation, BackendsAgree) {
@@ -423,7 +550,8 @@ TEST(Executable, Text) {
            "    4: if %1 else goto 6\n",
            "    5: ret %3\n",
            "    7: %5 = call vm.builtin.make_closure(@helper, %4)\n",
-           "    8: goto 5\n",
+           "    8: goto 9\n",
+           "    9: ret %5\n",
            "  function 2 'vm.builtin.alloc_shape_heap': packed\n",
            "  function 4 'main_shape_func': host function 0\n",
            "  function 5 'dense': kernel function 0\n",
@@ -448,9 +576,9 @@ TEST(Executable, Text) {
            "B, "
            "W), scalars (s0)\n",
            "  kernel 0 'dense_kernel0': SPIR-V, block (64, 1, 1), 3 buffers, scalars (int32), "
-           "shared memory 0 bytes, 20 bytes of code\n",
+           "shared memory 0 bytes, 128 bytes of code\n",
            "  kernel 0 'dense_kernel0': PTX, block (64, 1, 1), 3 buffers, scalars (int64), shared "
-           "memory 1024 bytes, 44 bytes of code\n",
+           "memory 1024 bytes, 145 bytes of code\n",
        }) {
     EXPECT_TRUE(contains(text, line)) << "missing: " << line << "in:\n" << text;
   }

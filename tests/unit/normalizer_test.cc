@@ -289,8 +289,8 @@ TEST_F(NormalizerTest, IfJoinsItsBranches) {
   EXPECT_FALSE(t->shape.defined());
 
   EXPECT_EQ(error_of([&] { bb.if_then_else(x, x, x); }),
-            "the condition of an If must be a bool or integer scalar (R.Prim or a 0-d tensor), "
-            "got R.Tensor((2, 3), dtype=\"float32\")");
+            "the condition of an If must be a bool or integer R.Prim or a tensor of one "
+            "element, got R.Tensor((2, 3), dtype=\"float32\")");
   Var scalar = make_var("s", tensor({}, DataType::Bool()));
   EXPECT_TRUE(has_shape(bb.if_then_else(scalar, x, x)->struct_info, {I(2), I(3)}));
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "tests/support/errors.h"
 
 namespace relaxc::runtime {
 namespace {
@@ -159,8 +160,16 @@ TEST(Npy, MissingFile) {
     read_npy("/nonexistent/x.npy");
     FAIL() << "no error";
   } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "cannot read '/nonexistent/x.npy': No such file or directory");
+    EXPECT_STREQ(e.what(), "/nonexistent/x.npy: cannot open: No such file or directory");
   }
+}
+
+// A device or a directory is refused before it is read (/dev/zero would never end).
+TEST(Npy, NotARegularFile) {
+  EXPECT_EQ(runtime_error_of([] { read_npy("/dev/zero"); }),
+            "/dev/zero: is a character device; expected a regular file, or '-' for standard input");
+  EXPECT_EQ(runtime_error_of([] { read_npy("/"); }),
+            "/: is a directory; expected a regular file, or '-' for standard input");
 }
 
 TEST(Npy, BadFiles) {

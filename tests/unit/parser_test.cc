@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/structural_equal.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/lexer.h"
 #include "ir/text/python_ast.h"
@@ -339,7 +340,7 @@ TEST(PythonParser, SyntaxErrorsPointAtTheOffendingToken) {
   EXPECT_EQ(python_error("f(a=1, a=2)\n"), "1:8: keyword argument 'a' repeated");
   EXPECT_EQ(python_error("x = = 1\n"), "1:5: expected an expression, found '='");
   EXPECT_EQ(python_error("x = 1 2\n"), "1:7: unexpected number 2 after statement");
-  EXPECT_EQ(python_error("x += 1\n"), "1:3: augmented assignment ('+=') is not supported");
+  EXPECT_EQ(python_error("x **= 1\n"), "1:3: augmented assignment ('**=') is not supported");
   EXPECT_EQ(python_error("f() = 1\n"), "1:1: cannot assign to this expression");
   EXPECT_EQ(python_error("@dec\nx = 1\n"), "2:1: expected 'def' or 'class' after decorators");
   EXPECT_EQ(python_error("x = {1: 2, 3}\n"), "1:13: expected ':' after dictionary key");
@@ -464,6 +465,59 @@ TEST(Module, DiagnosticsRenderFileLineColumnAndCaret) {
               "        y = R.ad(x, x)\n"
               "            ^\n");
   }
+}
+
+// A byte-order mark and old Mac line ends ('\r' alone) read as Python reads them, with
+// every line and column where an editor shows it.
+TEST(Module, ByteOrderMarkAndCarriageReturnLineEnds) {
+  const std::string lines[] = {"@I.ir_module",           "class Module:",
+                               "    @R.function",        "    def f(x: R.Tensor((2,))):",
+                               "        y = R.ad(x, x)", "        return y"};
+  for (const char* line_end : {"\n", "\r\n", "\r"}) {
+    for (const char* start : {"", "\xEF\xBB\xBF"}) {
+      std::string source = start;
+      for (const std::string& line : lines) source += line + line_end;
+      SCOPED_TRACE(testing::PrintToString(source.substr(0, 20)));
+      EXPECT_EQ(module_error(source), "5:13: unknown operator 'R.ad'");
+      size_t typo = source.find("R.ad(");
+      source.replace(typo, 4, "R.add");
+      EXPECT_EQ(text::parse_module(source)->functions.size(), 1u);
+    }
+  }
+  // A byte-order mark anywhere else is no whitespace.
+  EXPECT_EQ(module_error("@I.ir_module\n\xEF\xBB\xBF"
+                         "class Module:\n    pass\n"),
+            "2:1: unexpected character '\xEF\xBB\xBF'");
+}
+
+TEST(Module, TheDecoratorMayBeSpelledTvmScriptIrModule) {
+  for (const char* decorator :
+       {"@I.ir_module", "@tvm.script.ir_module", "@tvm.script.ir.ir_module"}) {
+    IRModule m = text::parse_module(std::string(decorator) +
+                                    "\nclass Module:\n    @R.function\n    def main(x: "
+                                    "R.Object):\n        return x\n");
+    EXPECT_EQ(m->functions.size(), 1u) << decorator;
+  }
+  EXPECT_EQ(module_error("@tvm.ir_module\nclass Module:\n    pass\n"),
+            "1:2: a module class is decorated with @I.ir_module only");
+}
+
+// B[i] += x is read as B[i] = B[i] + x (TVM's TensorIR tests write reductions so).
+TEST(PythonParser, AugmentedAssignmentIsAnAssignmentOfTheBinaryOperation) {
+  const std::string head =
+      "@I.ir_module\nclass Module:\n    @T.prim_func\n    def f(B: T.Buffer((4,), "
+      "\"int32\")):\n        for i in range(4):\n";
+  IRModule augmented = text::parse_module(head +
+                                          "            B[i] += B[3 - i] * 2\n"
+                                          "            B[i] //= 2\n");
+  IRModule plain = text::parse_module(head +
+                                      "            B[i] = B[i] + B[3 - i] * 2\n"
+                                      "            B[i] = B[i] // 2\n");
+  EXPECT_TRUE(structural_equal(augmented, plain));
+  EXPECT_EQ(module_error(head + "            B[i] **= 2\n"),
+            "6:18: augmented assignment ('**=') is not supported");
+  EXPECT_EQ(module_error(head + "            B[i], B[0] += 2\n"),
+            "6:13: cannot assign to this expression");
 }
 
 // ---------------------------------------------------------------- Robustness

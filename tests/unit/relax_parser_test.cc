@@ -613,13 +613,13 @@ TEST(RelaxParser, OperatorKeywordsAndAttributes) {
 }
 
 TEST(RelaxParser, NamesStayVisibleAfterTheirBlockAndRebindingShadows) {
-  // Lenient on purpose: lv is a DataflowVar used after its block; the well-formedness
-  // checker, not the parser, reports that.
+  // out, an output of the block, stays visible after it (lv, a DataflowVar, does not:
+  // RelaxParserErrors.DataflowVarOfAnEndedBlock).
   IRModule m = text::parse_module(relax_module(R"(        with R.dataflow():
             lv = R.add(x, y)
             out = R.add(lv, y)
             R.output(out)
-        z = R.add(lv, out)
+        z = R.add(out, out)
         z = R.multiply(z, z)
         return z
 )"));
@@ -627,7 +627,7 @@ TEST(RelaxParser, NamesStayVisibleAfterTheirBlockAndRebindingShadows) {
   std::vector<Binding> b = bindings(seq);
   ASSERT_EQ(b.size(), 4u);
   const auto* use = b[2]->value.as<relax::CallNode>();
-  EXPECT_TRUE(use->args[0].same_as(b[0]->var));
+  EXPECT_TRUE(use->args[0].same_as(b[1]->var));
   EXPECT_TRUE(b[0]->var.is<relax::DataflowVarNode>());
   // The second z is a new variable; the function returns it.
   EXPECT_FALSE(b[3]->var.same_as(b[2]->var));
@@ -760,7 +760,11 @@ TEST(RelaxParserErrors, BlockAndControlFlowStructure) {
   EXPECT_EQ(error_of(relax_module("        return x\n        z = x\n")),
             "6:9: statement after 'return'");
   EXPECT_EQ(error_of(relax_module("        a, b = (x, y)\n        return a\n")),
-            "5:9: tuple unpacking is not supported in Relax; bind the tuple and index it (t[0])");
+            "5:9: tuple unpacking is not supported in Relax except to declare shape variables "
+            "(n, m = T.int64(), T.int64()); bind the tuple and index it (t[0])");
+  EXPECT_EQ(error_of(relax_module("        n, m = T.int64(), y\n        return x\n")),
+            "5:9: tuple unpacking is not supported in Relax except to declare shape variables "
+            "(n, m = T.int64(), T.int64()); bind the tuple and index it (t[0])");
   EXPECT_EQ(
       error_of(relax_module("        for i in range(3):\n            pass\n        return x\n")),
       "5:9: loops are not part of Relax; write them in a @T.prim_func");
@@ -772,6 +776,204 @@ TEST(RelaxParserErrors, BlockAndControlFlowStructure) {
   EXPECT_EQ(
       error_of(relax_module("        n = T.int64()\n        n = T.int32()\n        return x\n")),
       "6:13: shape variable 'n' is int64, not int32");
+}
+
+// A DataflowVar is scoped to its dataflow block (spec rule 1), also when the next block is
+// a dataflow block too (the two are merged as they are built, so only the parser can tell).
+TEST(RelaxParserErrors, DataflowVarOfAnEndedBlock) {
+  const std::string expected =
+      "[rule 1] DataflowVar 'lv' is used outside the dataflow block that binds it; list it in "
+      "that block's R.output to use it afterwards";
+  EXPECT_EQ(error_of(relax_module("        with R.dataflow():\n            lv = R.add(x, y)\n"
+                                  "            out = R.add(lv, y)\n            R.output(out)\n"
+                                  "        z = R.add(lv, out)\n        return z\n")),
+            "9:19: " + expected);
+  EXPECT_EQ(error_of(relax_module("        with R.dataflow():\n            lv = R.add(x, y)\n"
+                                  "            out = R.add(lv, y)\n            R.output(out)\n"
+                                  "        with R.dataflow():\n            z = R.add(out, lv)\n"
+                                  "            R.output(z)\n        return z\n")),
+            "10:28: " + expected);
+  // A name bound again after the block names the new variable.
+  EXPECT_NO_THROW(text::parse_module(relax_module(
+      "        with R.dataflow():\n            lv = R.add(x, y)\n            R.output()\n"
+      "        lv = R.add(x, x)\n        z = R.add(lv, y)\n        return z\n")));
+}
+
+// TVM declares several shape variables on one line; that is the same as one a line.
+TEST(RelaxParser, ShapeVariablesDeclaredOnOneLine) {
+  const std::string one_line = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", "m"), dtype="float32")) -> R.Tensor(("n * m",), dtype="float32"):
+        n, m = T.int64(), T.int64()
+        k, = T.int64(),
+        y = R.reshape(x, R.shape([n * m]))
+        return y
+)";
+  std::string per_line = one_line;
+  per_line.replace(per_line.find("n, m = T.int64(), T.int64()"), 27,
+                   "n = T.int64()\n        m = T.int64()");
+  per_line.replace(per_line.find("k, = T.int64(),"), 15, "k = T.int64()");
+  IRModule a = text::parse_module(one_line);
+  EXPECT_TRUE(structural_equal(a, text::parse_module(per_line)));
+  const auto& ret = tensor(function(a, "main").ret_struct_info);
+  ASSERT_NE(ret.shape_values(), nullptr);
+  EXPECT_EQ(text::print_node((*ret.shape_values())[0]), "n * m");
+  EXPECT_EQ(error_of(relax_module("        n, m = T.int64(), T.int32()\n        n = T.int32()\n"
+                                  "        return x\n")),
+            "6:13: shape variable 'n' is int64, not int32");
+}
+
+// R.call_tir(f, x, out_sinfo) is R.call_tir(f, (x,), out_sinfo=out_sinfo), as TVM's
+// R.call_tir makes a single argument a tuple of one; likewise R.call_dps_packed.
+TEST(RelaxParser, CallTirWithOneArgumentAndPositionalOutSinfo) {
+  const std::string head = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def k(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32"), n: T.int64):
+        for i in range(4):
+            B[i] = A[i]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), s: R.Shape(["n"])):
+        n = T.int64()
+        cls = Module
+)";
+  const std::string keywords =
+      head +
+      "        y = R.call_tir(cls.k, (x,), out_sinfo=R.Tensor((4,), "
+      "dtype=\"float32\"), tir_vars=R.shape([n]))\n"
+      "        z = R.call_dps_packed(\"f\", (y,), out_sinfo=R.Tensor((4,), "
+      "dtype=\"float32\"))\n        return z\n";
+  const std::string positional = head +
+                                 "        y = R.call_tir(cls.k, x, R.Tensor((4,), "
+                                 "dtype=\"float32\"), R.shape([n]))\n"
+                                 "        z = R.call_dps_packed(\"f\", y, R.Tensor((4,), "
+                                 "dtype=\"float32\"))\n        return z\n";
+  IRModule a = text::parse_module(keywords);
+  IRModule b = text::parse_module(positional);
+  EXPECT_TRUE(structural_equal(a, b));
+  std::vector<Binding> binds = bindings(body(function(b, "main")));
+  ASSERT_EQ(binds.size(), 2u);
+  const auto* args = binds[0]->value.as<relax::CallNode>()->args[1].as<relax::TupleNode>();
+  ASSERT_NE(args, nullptr);
+  EXPECT_EQ(args->fields.size(), 1u);
+
+  // A tuple-typed variable is the argument tuple itself, as in TVM.
+  const std::string tuple_var = head +
+                                "        t = (x,)\n        y = R.call_tir(cls.k, t, R.Tensor((4,), "
+                                "dtype=\"float32\"), R.shape([n]))\n        return y\n";
+  binds = bindings(body(function(text::parse_module(tuple_var), "main")));
+  EXPECT_TRUE(binds[1]->value.as<relax::CallNode>()->args[1].same_as(binds[0]->var));
+
+  EXPECT_EQ(error_of(head + "        y = R.call_tir(cls.k, x, R.Tensor((4,), dtype=\"float32\"), "
+                            "out_sinfo=R.Tensor((4,), dtype=\"float32\"))\n        return y\n"),
+            "12:67: R.call_tir got two values for argument 'out_sinfo'");
+  EXPECT_EQ(error_of(head + "        y = R.call_tir(cls.k, x, R.Tensor((4,), dtype=\"float32\"), "
+                            "R.shape([n]), x)\n        return y\n"),
+            "12:81: R.call_tir takes at most 4 arguments (func, args, out_sinfo, tir_vars), got 5");
+}
+
+// The condition of an If, as TVM's normalizer and VM take it.
+TEST(RelaxParser, IfConditionsTheVmCanRead) {
+  auto module = [](const std::string& cond_sinfo) {
+    return "@I.ir_module\nclass Module:\n    @R.function\n    def main(c: " + cond_sinfo +
+           ", x: R.Tensor((4,), dtype=\"float32\")):\n        if c:\n            y = x\n"
+           "        else:\n            y = R.add(x, x)\n        return y\n";
+  };
+  for (const char* ok :
+       {"R.Tensor((), dtype=\"bool\")", "R.Tensor((1,), dtype=\"int32\")",
+        "R.Tensor((1, 1), dtype=\"float32\")", "R.Tensor(ndim=1, dtype=\"float32\")",
+        "R.Tensor((\"n\",), dtype=\"int64\")", "R.Tensor", "R.Object", "R.Prim(\"bool\")",
+        "R.Prim(\"int32\")"}) {
+    EXPECT_NO_THROW(text::parse_module(module(ok))) << ok;
+  }
+  const std::string expected =
+      "5:9: the condition of an If must be a bool or integer R.Prim or a tensor of one "
+      "element, got ";
+  EXPECT_EQ(error_of(module("R.Tensor((2,), dtype=\"bool\")")),
+            expected + "R.Tensor((2,), dtype=\"bool\")");
+  EXPECT_EQ(error_of(module("R.Tensor((0,), dtype=\"bool\")")),
+            expected + "R.Tensor((0,), dtype=\"bool\")");
+  EXPECT_EQ(error_of(module("R.Prim(\"float32\")")), expected + "R.Prim(\"float32\")");
+  EXPECT_EQ(error_of(module("R.Shape([1])")), expected + "R.Shape([1])");
+  EXPECT_EQ(error_of(module("R.Tuple(R.Object)")), expected + "R.Tuple(R.Object)");
+}
+
+// TVM's VM recursion test: the If joins a packed call's result (an R.Object) with a
+// constant or another R.Object (the join of two Objects once aborted the checker).
+TEST(RelaxParser, IfJoinsObjectsOfPackedCalls) {
+  IRModule m = text::parse_module(R"(@I.ir_module
+class Module:
+    @R.function
+    def recursion(n: R.Tensor((1,), "float32")) -> R.Tensor:
+        cond = R.call_pure_packed("test.vm.equal_zero", n)
+        if cond:
+            res = R.call_pure_packed("test.vm.one", n)
+        else:
+            gv0 = R.call_pure_packed("test.vm.subtract_one", n)
+            tmp = Module.recursion(gv0)
+            res = R.call_pure_packed("test.vm.add", tmp, tmp)
+        return res
+
+    @R.function
+    def constant(n: R.Tensor((1,), "float32")) -> R.Tensor:
+        cond = R.call_pure_packed("test.vm.equal_zero", n, sinfo_args=(R.Tensor(ndim=1, dtype="float32")))
+        if cond:
+            res = R.const(1.0)
+        else:
+            res = R.call_pure_packed("test.vm.add", n, n)
+        return res
+)");
+  for (const char* name : {"recursion", "constant"}) {
+    std::vector<Binding> b = bindings(body(function(m, name)));
+    EXPECT_TRUE(b.back()->var->struct_info.is<relax::ObjectStructInfoNode>()) << name;
+  }
+}
+
+// A shape argument written as a tuple or list is the shape, as TVM's R.reshape takes it.
+TEST(RelaxParser, ShapeArgumentAsATupleOrList) {
+  const std::string shape_call =
+      relax_module("        y = R.reshape(x, R.shape([3, 2]))\n        return y\n");
+  for (const char* shape : {"(3, 2)", "[3, 2]"}) {
+    std::string source = shape_call;
+    source.replace(source.find("R.shape([3, 2])"), 15, shape);
+    EXPECT_TRUE(structural_equal(text::parse_module(source), text::parse_module(shape_call)))
+        << shape;
+  }
+  // Another argument written as a tuple stays a tuple.
+  EXPECT_EQ(error_of(relax_module("        y = R.reshape((x,), (3, 2))\n        return y\n")),
+            "5:13: R.reshape: argument 'x' must be a tensor, got R.Tuple(R.Tensor((2, 3), "
+            "dtype=\"float32\"))");
+}
+
+// The spellings of TVM after 0.23 read as the forms they rename.
+TEST(RelaxParser, NewerTvmSpellingsAreTheNamesTheyRename) {
+  const std::string newer = R"(@I.ir_module(s_tir=True)
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), h: R.Any) -> R.Tuple([R.Tensor((4,), dtype="float32"), R.Any]):
+        y = R.call_dps_packed("f", (x,), out_ty=R.Tensor((4,), dtype="float32"))
+        z = R.call_pure_packed("g", y, ty_args=(R.Tensor((4,), dtype="float32"),))
+        return (z, h)
+)";
+  std::string older = newer;
+  auto replace_all = [&older](const std::string& from, const std::string& to) {
+    for (size_t at = older.find(from); at != std::string::npos; at = older.find(from, at)) {
+      older.replace(at, from.size(), to);
+      at += to.size();
+    }
+  };
+  replace_all("(s_tir=True)", "");
+  replace_all("R.Any", "R.Object");
+  replace_all("R.Tuple([", "R.Tuple(");
+  replace_all("])", ")");
+  replace_all("out_ty", "out_sinfo");
+  replace_all("ty_args", "sinfo_args");
+  EXPECT_TRUE(structural_equal(text::parse_module(newer), text::parse_module(older))) << older;
+  EXPECT_EQ(error_of(relax_module("        z = R.call_pure_packed(\"g\", x, ty_args=R.Object, "
+                                  "sinfo_args=R.Object)\n        return z\n")),
+            "5:58: R.call_pure_packed got two values for argument 'sinfo_args'");
 }
 
 }  // namespace

@@ -73,8 +73,10 @@ IRModule parse_or_fail(const std::string& text, const std::string& name) {
 }
 
 // The names of the functions a module file defines at class level (a `def` indented by
-// exactly four spaces), in order: read from the text, independently of the parser.
-std::vector<std::string> class_level_function_names(const std::string& text) {
+// exactly four spaces), in order: read from the text, independently of the parser. A line
+// ends with '\n', "\r\n" or a lone '\r' (tests/corpus/idiom_bom_cr_line_ends.py).
+std::vector<std::string> class_level_function_names(std::string text) {
+  std::replace(text.begin(), text.end(), '\r', '\n');
   std::vector<std::string> names;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "ir/relax/struct_info_analysis.h"
+#include "ir/support/diagnostics.h"
+#include "ir/text/printer.h"
 #include "tests/support/errors.h"
 
 namespace relaxc::relax {
@@ -163,6 +165,54 @@ TEST(Lca, SymbolicTuplesPrimsAndFunctions) {
   EXPECT_TRUE(f->purity);
 }
 
+// One StructInfo of every kind and form (known and unknown parts, symbolic dimensions,
+// nesting), for the tests that go over every pair.
+std::vector<StructInfo> every_kind() {
+  tir::Var n = tir::size_var("n");
+  Var shape = make_var("s", shape_sinfo({n, I(4)}));
+  return {object_sinfo(),
+          object_sinfo(),  // a second Object that is not the same node
+          prim_sinfo(DataType::Int(64)),
+          prim_sinfo(DataType::Int(64), n),
+          prim_sinfo(DataType::Bool()),
+          prim_sinfo(f32),
+          shape_sinfo({n, I(4)}),
+          shape_sinfo_ndim(2),
+          shape_sinfo_ndim(-1),
+          tensor({I(1)}),
+          tensor({n, I(4)}),
+          tensor_sinfo_shape(shape, f32),
+          tensor_sinfo_ndim(2, f32),
+          tensor_sinfo_ndim(-1, DataType::Void()),
+          tensor({}, DataType::Bool()),
+          tuple_sinfo({}),
+          tuple_sinfo({tensor({I(2)}), object_sinfo()}),
+          tuple_sinfo({tuple_sinfo({object_sinfo()}), prim_sinfo(i32)}),
+          func_sinfo({tensor({n})}, tensor({n})),
+          func_sinfo({object_sinfo()}, object_sinfo(), false),
+          opaque_func_sinfo(object_sinfo()),
+          opaque_func_sinfo(tensor({I(2)}), true, "test.derive")};
+}
+
+// Every pair of kinds: the join never fails and is a base of both sides; subsumption and
+// erasure give an answer for every kind (the join of two Objects once aborted with
+// "unknown StructInfo kind").
+TEST(Lca, EveryPairOfKindsJoinsToABaseOfBoth) {
+  const std::vector<StructInfo> kinds = every_kind();
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    for (size_t j = 0; j < kinds.size(); ++j) {
+      SCOPED_TRACE("pair " + std::to_string(i) + ", " + std::to_string(j));
+      StructInfo joined = struct_info_lca(kinds[i], kinds[j]);
+      ASSERT_TRUE(joined.defined());
+      EXPECT_NE(is_base_of(joined, kinds[i]), BaseCheck::Fail);
+      EXPECT_NE(is_base_of(joined, kinds[j]), BaseCheck::Fail);
+      is_base_of(kinds[i], kinds[j]);
+    }
+    EXPECT_TRUE(erase_to_well_defined(kinds[i], {}, {}).defined());
+  }
+  EXPECT_TRUE(struct_info_lca(object_sinfo(), object_sinfo()).is<ObjectStructInfoNode>());
+}
+
 TEST(EraseToWellDefined, DropsWhatIsOutOfScope) {
   tir::Var n = tir::size_var("n"), m = tir::size_var("m");
   StructInfo t = tensor({n, I(4)});
@@ -267,6 +317,28 @@ TEST(DeriveCall, ErrorsAndUnknownArguments) {
   EXPECT_EQ(t->ndim, 1);
   EXPECT_FALSE(t->shape.defined());
   EXPECT_TRUE(dims_of(ret).empty());
+}
+
+// A call of a function whose parameter is of any kind, with an argument of any kind:
+// a result or a located UserError, never an internal error; and every kind prints.
+TEST(DeriveCall, EveryPairOfParameterAndArgumentKinds) {
+  const std::vector<StructInfo> kinds = every_kind();
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    EXPECT_FALSE(text::print_node(kinds[i]).empty());
+    StructInfo f = func_sinfo({kinds[i]}, kinds[i]);
+    for (size_t j = 0; j < kinds.size(); ++j) {
+      SCOPED_TRACE("parameter " + std::to_string(i) + ", argument " + std::to_string(j));
+      Var arg = make_var("a", kinds[j]);
+      try {
+        EXPECT_TRUE(
+            derive_call_ret_struct_info(*f.as<FuncStructInfoNode>(), {arg}, "f", {}).defined());
+      } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find("f: argument 0 does not fit its parameter"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "ir/arith/analyzer.h"
@@ -10,6 +11,7 @@
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
+#include "ir/tir/functor.h"
 #include "tests/support/errors.h"
 
 namespace relaxc {
@@ -782,6 +784,123 @@ TEST(TirParserErrors, BlockStructure) {
             "5:28: parameter 'A' is already matched to a buffer");
   EXPECT_EQ(error_of(prim_module(params, "        T.alloc_buffer((4,))\n")),
             "5:9: the result of T.alloc_buffer must be assigned to a name");
+}
+
+// TVM indexes a 0-d buffer's only element as A[()]: a load, a store and a region with no
+// indices.
+TEST(TirParser, ZeroDimensionalBuffersIndexedWithAnEmptyTuple) {
+  tir::PrimFunc f = parse_func(prim_module("A: T.Buffer((4,), \"float32\"), B: T.Buffer((), "
+                                           "\"float32\")",
+                                           R"(        for i in range(4):
+            with T.block("sum"):
+                vi = T.axis.reduce(4, i)
+                T.reads(A[vi], B[()])
+                T.writes(B[()])
+                with T.init():
+                    B[()] = T.float32(0)
+                B[()] = B[()] + A[vi]
+)"),
+                               "f");
+  ASSERT_TRUE(f.defined());
+  const tir::BlockNode* block = nullptr;
+  tir::post_order_visit(f->body, [&](const Ref<Object>& node) {
+    if (const auto* b = node.as<tir::BlockNode>(); b != nullptr && b->name == "sum") block = b;
+  });
+  ASSERT_NE(block, nullptr);
+  ASSERT_EQ(block->reads.size(), 2u);
+  EXPECT_TRUE(block->reads[1]->region.empty());
+  ASSERT_EQ(block->writes.size(), 1u);
+  EXPECT_TRUE(block->writes[0]->region.empty());
+  const auto* store = block->body.as<tir::BufferStoreNode>();
+  ASSERT_NE(store, nullptr);
+  EXPECT_TRUE(store->indices.empty());
+  const auto* load = store->value.as<tir::AddNode>()->a.as<tir::BufferLoadNode>();
+  ASSERT_NE(load, nullptr);
+  EXPECT_TRUE(load->indices.empty());
+  EXPECT_EQ(
+      error_of(prim_module("B: T.Buffer((4,), \"float32\")", "        B[()] = T.float32(0)\n")),
+      "5:9: buffer 'B' has 1 dimension(s), indexed with 0");
+}
+
+TEST(TirParser, VariablesDeclaredOnOneLine) {
+  const std::string one_line = prim_module("a: T.handle, b: T.handle",
+                                           R"(        n, m = T.int64(), T.int32()
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (m,))
+        for i in range(m):
+            B[i] = A[T.Cast("int64", i)]
+)");
+  std::string per_line = one_line;
+  per_line.replace(per_line.find("n, m = T.int64(), T.int32()"), 27,
+                   "n = T.int64()\n        m = T.int32()");
+  EXPECT_TRUE(structural_equal(parse_func(one_line, "f"), parse_func(per_line, "f")));
+  EXPECT_EQ(error_of(prim_module("", "        n, m = T.int64(), 4\n")),
+            "5:9: only T.axis.remap, or variable declarations (n, m = T.int64(), T.int64()), can "
+            "be assigned to several names");
+}
+
+// T.min_value / T.max_value fold to the least / greatest finite value of the type.
+TEST(TirParser, MinAndMaxValueAreConstants) {
+  tir::PrimFunc f =
+      parse_func(prim_module("A: T.Buffer((1,), \"float32\"), B: T.Buffer((1,), "
+                             "\"int8\"), C: T.Buffer((1,), \"uint16\")",
+                             "        A[0] = T.min_value(\"float32\")\n"
+                             "        B[0] = T.max_value(\"int8\") - T.min_value(\"int8\")\n"
+                             "        C[0] = T.max_value(\"uint16\")\n"),
+                 "f");
+  ASSERT_TRUE(f.defined());
+  std::vector<tir::Stmt> body = stmts(f->body);
+  ASSERT_EQ(body.size(), 3u);
+  const auto* a = body[0].as<tir::BufferStoreNode>()->value.as<tir::FloatImmNode>();
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->value, -static_cast<double>(std::numeric_limits<float>::max()));
+  const auto* b = body[1].as<tir::BufferStoreNode>()->value.as<tir::SubNode>();
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(const_value(b->a), 127);
+  EXPECT_EQ(const_value(b->b), -128);
+  EXPECT_EQ(const_value(body[2].as<tir::BufferStoreNode>()->value), 65535);
+  EXPECT_EQ(error_of(prim_module("A: T.Buffer((1,), \"bool\")",
+                                 "        A[0] = T.max_value(\"bool\")\n")),
+            "5:28: T.max_value takes a scalar integer or float type, got bool");
+  // The least int64 has no literal; it prints as T.min_value and reads back.
+  IRModule least = text::parse_module(
+      prim_module("E: T.Buffer((1,), \"int64\")", "        E[0] = T.min_value(\"int64\")\n"));
+  std::string printed = text::print_module(least);
+  EXPECT_NE(printed.find("E[0] = T.min_value(\"int64\")"), std::string::npos) << printed;
+  EXPECT_TRUE(structural_equal(least, text::parse_module(printed)));
+}
+
+// TE writes an intrinsic's result type as a keyword; it must be the call's type.
+TEST(TirParser, IntrinsicWithItsDtypeAsAKeyword) {
+  const std::string params = "A: T.Buffer((4,), \"float32\")";
+  EXPECT_TRUE(structural_equal(
+      parse_func(prim_module(params, "        A[0] = T.exp(A[1], dtype=\"float32\")\n"), "f"),
+      parse_func(prim_module(params, "        A[0] = T.exp(A[1])\n"), "f")));
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.exp(A[1], dtype=\"float16\")\n")),
+            "5:34: T.exp gives a float32 here, not float16");
+  EXPECT_EQ(error_of(prim_module(params, "        A[0] = T.exp(A[1], fast=True)\n")),
+            "5:28: T.exp takes no keyword arguments but dtype");
+}
+
+// The block functions of TVM after 0.23 (s_tir): T.sblock_alloc_buffer, T.sblock_attr.
+TEST(TirParser, SblockSpellingsAreTheBlockForms) {
+  const std::string sblock =
+      prim_module("A: T.Buffer((4,), \"float32\")", R"(        for i in range(4):
+            with T.sblock("a"):
+                vi = T.axis.spatial(4, i)
+                T.sblock_attr({"k": 1})
+                t = T.sblock_alloc_buffer((1,), scope="local")
+                t[0] = A[vi]
+                A[vi] = t[0]
+)");
+  std::string block = sblock;
+  const std::pair<std::string, std::string> renames[] = {
+      {"T.sblock_attr", "T.block_attr"},
+      {"T.sblock_alloc_buffer", "T.alloc_buffer"},
+      {"T.sblock", "T.block"}};
+  for (const auto& [from, to] : renames) block.replace(block.find(from), from.size(), to);
+  EXPECT_NE(block.find("T.alloc_buffer"), std::string::npos);
+  EXPECT_TRUE(structural_equal(parse_func(sblock, "f"), parse_func(block, "f")));
 }
 
 }  // namespace

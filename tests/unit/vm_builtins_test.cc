@@ -131,9 +131,6 @@ TEST_F(BuiltinTest, MatchPrimValueAndMakeValues) {
                    {h, Value::integer(1), Value::integer(1), Value::data_type(DType::Int(32))});
   EXPECT_EQ(prim.as_int(), 7);
   EXPECT_EQ(prim.dtype(), DType::Int(32));
-  Value heap2 = run("vm.builtin.alloc_shape_heap", {Value::integer(4)});
-  EXPECT_EQ(heap_slots(heap2), (std::vector<int64_t>(4, 0)));
-  EXPECT_TRUE(heap2.as_tensor().on_host());
 }
 
 TEST_F(BuiltinTest, StructInfoChecks) {

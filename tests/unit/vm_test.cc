@@ -110,6 +110,46 @@ TEST(VmTest, DeepRecursionIsAnErrorAndTheVmStaysUsable) {
   EXPECT_EQ(machine.call("count", {Value::integer(5)}).as_int(), 5);
 }
 
+// A call from outside runs at most the step limit's instructions, its nested calls
+// included; the next call starts counting again.
+TEST(VmTest, TheStepLimitEndsACallAndTheVmStaysUsable) {
+  register_int_helpers();
+  HostMemoryDevice device;
+  vm::VirtualMachine machine(countdown_program(), device);
+  machine.set_step_limit(50);
+  std::string message = runtime_error_of([&] { machine.call("count", {Value::integer(200)}); });
+  EXPECT_NE(message.find("the step limit of 50 instructions is reached"), std::string::npos)
+      << message;
+  EXPECT_EQ(machine.call("count", {Value::integer(3)}).as_int(), 3);
+  EXPECT_EQ(machine.call("count", {Value::integer(3)}).as_int(), 3);
+  machine.set_step_limit(0);
+  EXPECT_EQ(machine.call("count", {Value::integer(200)}).as_int(), 200);
+}
+
+// The load-time bound on alloc_shape_heap's size covers direct calls; reached through a
+// closure with any size, the builtin has its own bound.
+TEST(VmTest, AShapeHeapThroughAClosureIsBounded) {
+  ExecutableBuilder b;
+  const int64_t heap = b.entry("vm.builtin.alloc_shape_heap");
+  b.function("main", {"n"}, 2);
+  b.call(1, "vm.builtin.invoke_closure", {fn(heap), reg(0)});
+  b.ret(1);
+  HostMemoryDevice device;
+  vm::VirtualMachine machine(b.finish(), device);
+  for (int64_t size : {int64_t{200000000}, INT64_MAX, int64_t{-1}}) {
+    std::string message = runtime_error_of([&] { machine.call("main", {Value::integer(size)}); });
+    EXPECT_NE(message.find("vm.builtin.alloc_shape_heap: size " + std::to_string(size) +
+                           " is outside 0 to 65536 slots"),
+              std::string::npos)
+        << message;
+  }
+  // (alloc_shape_heap's size is otherwise an immediate: tests/unit/executable_test.cc.)
+  const runtime::vm::Tensor heap_tensor = machine.call("main", {Value::integer(4)}).as_tensor();
+  EXPECT_EQ(heap_tensor.shape, std::vector<int64_t>{4});
+  EXPECT_TRUE(heap_tensor.on_host());
+  EXPECT_EQ(machine.to_host(heap_tensor), std::vector<uint8_t>(32, 0));
+}
+
 TEST(VmTest, ClosuresWithCaptures) {
   ExecutableBuilder b;
   int64_t pair = b.function("pair", {"captured", "x"}, 3, /*exported=*/false);

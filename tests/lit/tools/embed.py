@@ -15,4 +15,4 @@
 # REFERENCE: ok: output matches the reference (160 values, batch 5)
 #
 # RUN: not %embed_mlp %t/missing.rxe %t/images.npy %t/w.npy %t/b.npy %t/out.npy 2>&1 | FileCheck %s --check-prefix=MISSING
-# MISSING: embed_mlp: error: executable file '{{.*}}missing.rxe': {{.+}}
+# MISSING: embed_mlp: error: {{.*}}missing.rxe: cannot open: No such file or directory

@@ -9,9 +9,9 @@
 # PROGRAM-NEXT: print print FILE's normalized module, every binding with its StructInfo
 # PROGRAM-NEXT: opt run passes on FILE and print the result
 # PROGRAM: '-' reads standard input
-# PROGRAM: Exit status: 0 on success, 1 if the module has errors or a file cannot be read,
-# PROGRAM-NEXT: 2 on a usage error
-# PROGRAM: error (a bug in relaxc) is reported as such and exits 70.
+# PROGRAM: Exit status: 0 on success, 1 if the module has errors or a file cannot be read or
+# PROGRAM-NEXT: written (standard output included), 2 on a usage error
+# PROGRAM: reported as such and exits 70.
 #
 # RUN: %relaxc check --help | FileCheck %s --check-prefix=CHECK-CMD
 # RUN: %relaxc help check | FileCheck %s --check-prefix=CHECK-CMD

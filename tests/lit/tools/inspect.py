@@ -4,7 +4,7 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %relaxc build %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/mlp.rxe
 # RUN: %relaxc inspect %t/mlp.rxe | FileCheck %s
-# CHECK: relaxc executable, version 1
+# CHECK: relaxc executable, version 2
 # CHECK-NEXT: exports: layer, main
 # CHECK: function {{[0-9]+}} 'layer': bytecode, params (x, w, b)
 # CHECK: call vm.builtin.alloc_shape_heap
@@ -22,7 +22,7 @@
 # CHECK: launch kernel
 #
 # RUN: %relaxc inspect --help | FileCheck %s --check-prefix=HELP
-# HELP: Usage: relaxc inspect FILE
+# HELP: Usage: relaxc inspect [--verify] [-o OUTPUT] FILE
 #
 # A truncated file, a text module, a missing file: status 1 and a message naming the file.
 # RUN: head -c 100 %t/mlp.rxe > %t/truncated.rxe

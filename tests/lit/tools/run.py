@@ -39,13 +39,13 @@
 # ARG-B: relaxc run: error: {{.*}}main: argument 'b' ({{.*}}), expected R.Tensor((32,), dtype="float32"): ndim is 3, expected 1
 # ARG-B-NEXT: exit status 1
 # RUN: sh -c '%relaxc run %t/mlp.rxe --input %t/missing.npy --input %t/w.npy --input %t/b.npy 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=MISSING-INPUT
-# MISSING-INPUT: relaxc run: error: cannot read '{{.*}}missing.npy': No such file or directory
+# MISSING-INPUT: relaxc run: error: {{.*}}missing.npy: cannot open: No such file or directory
 # MISSING-INPUT-NEXT: exit status 1
 # RUN: sh -c '%relaxc run %t/mlp.rxe --input %t/mlp.rxe --input %t/w.npy --input %t/b.npy 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NOT-NPY
 # NOT-NPY: relaxc run: error: {{.*}}mlp.rxe: not a .npy file
 # NOT-NPY-NEXT: exit status 1
 # RUN: sh -c '%relaxc run %t/missing.rxe 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=MISSING-PROGRAM
-# MISSING-PROGRAM: relaxc run: error: cannot read '{{.*}}missing.rxe': No such file or directory
+# MISSING-PROGRAM: relaxc run: error: {{.*}}missing.rxe: cannot open: No such file or directory
 # MISSING-PROGRAM-NEXT: exit status 1
 # RUN: sh -c '%relaxc run %t/mlp.rxe --function predict 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-FUNCTION
 # NO-FUNCTION: relaxc run: error: the executable exports no function 'predict' (it exports: layer, main)

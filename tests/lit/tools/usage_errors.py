@@ -55,13 +55,13 @@
 #
 # A file that does not exist, or a directory: exit status 1 with the reason.
 # RUN: sh -c '%relaxc check %S/Inputs/does_not_exist.py 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-SUCH-FILE
-# NO-SUCH-FILE: relaxc check: error: cannot read '{{.*}}does_not_exist.py': No such file or directory
+# NO-SUCH-FILE: relaxc check: error: {{.*}}does_not_exist.py: cannot open: No such file or directory
 # NO-SUCH-FILE-NEXT: exit status 1
 # RUN: sh -c '%relaxc print %S 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=DIRECTORY
-# DIRECTORY: relaxc print: error: cannot read '{{.*}}': it is a directory
+# DIRECTORY: relaxc print: error: {{.*}}tools: is a directory; expected a regular file, or '-' for standard input
 # DIRECTORY-NEXT: exit status 1
 # RUN: sh -c '%relaxc print %s -o %S/Inputs/no_such_dir/out.py 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNWRITABLE
-# UNWRITABLE: relaxc print: error: cannot write '{{.*}}no_such_dir/out.py': No such file or directory
+# UNWRITABLE: relaxc print: error: {{.*}}no_such_dir/out.py: cannot write: No such file or directory
 # UNWRITABLE-NEXT: exit status 1
 
 # from tvm.script import ir as I
