@@ -14,6 +14,7 @@ packages=(
   vulkan-validationlayers                    # Khronos validation layer for the tests
   vulkan-tools                               # vulkaninfo: the devices a test run saw
   libgtest-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev                # the libFuzzer harnesses (scripts/fuzz.sh)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

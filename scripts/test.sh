@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds relaxc and runs every test (GoogleTest and lit,
 # through ctest) twice: in a build with warnings as errors, then in a build with
-# AddressSanitizer and UndefinedBehaviorSanitizer that halts on the first error.
+# AddressSanitizer and UndefinedBehaviorSanitizer that halts on the first error; then
+# runs each libFuzzer harness briefly (scripts/fuzz.sh, RELAXC_CI_FUZZ_SECONDS each,
+# default 30), each harness counting as one test.
 #
 # It ends with a line in ctest's summary format over both builds and exits non-zero on
 # any failure. A build that does not compile counts as one failed test (and when the
@@ -86,6 +88,26 @@ if run_build normal "$root/build-werror" -- -DRELAXC_WERROR=ON -DCMAKE_BUILD_TYP
     "LSAN_OPTIONS=suppressions=$root/tests/lsan_suppressions.txt" \
     -- -DRELAXC_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
     "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" -DRELAXC_BENCH=OFF
+fi
+
+# The fuzz harnesses, seeded with executables that the normal build's relaxc compiles.
+if [[ -x $root/build-werror/relaxc ]]; then
+  start=$SECONDS
+  fuzz_log=$root/build-fuzz/fuzz.log
+  mkdir -p "$root/build-fuzz"
+  RELAXC_SEED_COMPILER=$root/build-werror/relaxc \
+    "$root/scripts/fuzz.sh" --time "${RELAXC_CI_FUZZ_SECONDS:-30}" 2>&1 | tee "$fuzz_log"
+  fuzz_status=${PIPESTATUS[0]}
+  echo "== [fuzz] finished in $((SECONDS - start)) s"
+  fuzz_harnesses=$(grep -cE '^\[fuzz_[a-z]+\] ' "$fuzz_log")
+  fuzz_crashed=$(grep -cE '^\[fuzz_[a-z]+\] crashed' "$fuzz_log")
+  if ((fuzz_status != 0 && fuzz_crashed == 0)); then
+    fuzz_harnesses=$((fuzz_harnesses + 1))  # the fuzz build or the script failed
+    fuzz_crashed=$((fuzz_crashed + 1))
+  fi
+  summaries+=("[fuzz] $fuzz_crashed of $fuzz_harnesses harnesses crashed")
+  total_tests=$((total_tests + fuzz_harnesses))
+  total_failed=$((total_failed + fuzz_crashed))
 fi
 
 echo "== summary"

@@ -280,10 +280,15 @@ void RelaxParser::parse_dataflow(const PyWith& w, const BlockState& state) {
       if (!output->keywords.empty()) {
         user_error(output->keywords.front().span) << "R.output takes no keyword arguments";
       }
+      // A local function's `def` binds its name too: the printer lists it in R.output
+      // when its variable is a Var (always so with a return annotation).
       std::unordered_map<std::string, const PyStmt*> last_binding;
       for (size_t i = 0; i < end; ++i) {
-        if (const PyName* bound = assigned_name(*w.body[i]))
+        if (const PyName* bound = assigned_name(*w.body[i])) {
           last_binding[bound->id] = w.body[i].get();
+        } else if (const auto* def = w.body[i]->as<PyFunctionDef>()) {
+          last_binding[def->name] = w.body[i].get();
+        }
       }
       for (const PyExprPtr& arg : output->args) {
         const auto* out = arg->as<PyName>();

@@ -127,7 +127,7 @@ std::string RelaxPrinter::struct_info(const relax::StructInfo& sinfo) {
     case NodeKind::PrimStructInfo: {
       const auto* prim = sinfo.as<relax::PrimStructInfoNode>();
       if (prim->value.defined()) {
-        return r("Prim") + "(value=" + shape_value(prim->value, LiteralStyle::Tir) + ")";
+        return r("Prim") + "(value=" + shape_value(prim->value, LiteralStyle::RelaxValue) + ")";
       }
       return r("Prim") + "(" + quote(dtype_name(prim->dtype)) + ")";
     }
@@ -316,7 +316,8 @@ std::string RelaxPrinter::expr(const relax::Expr& e) {
       return r("shape") + "([" + join(dims) + "])";
     }
     case NodeKind::RelaxPrimValue:
-      return r("prim_value") + "(" + tir_.expr(e.as<relax::PrimValueNode>()->value) + ")";
+      return r("prim_value") + "(" +
+             tir_.expr(e.as<relax::PrimValueNode>()->value, LiteralStyle::RelaxValue) + ")";
     case NodeKind::RelaxStringImm:
       return r("str") + "(" + quote(e.as<relax::StringImmNode>()->value) + ")";
     case NodeKind::RelaxDataTypeImm:

@@ -121,6 +121,17 @@ class PrimFuncBuilder {
       body = wrap_in_root(std::move(body), root, def.name_span);
     }
     func->body = std::move(body);
+    // The buffer_map follows the parameters, however the match_buffers are ordered: the
+    // printer writes a constant-shape buffer in the signature, so the order it reads
+    // back in is the parameters'.
+    auto param_index = [&](const tir::Var& param) {
+      return std::find_if(func->params.begin(), func->params.end(),
+                          [&](const tir::Var& p) { return p.same_as(param); }) -
+             func->params.begin();
+    };
+    std::stable_sort(
+        func->buffer_map.begin(), func->buffer_map.end(),
+        [&](const auto& a, const auto& b) { return param_index(a.first) < param_index(b.first); });
     if (!flags.is_private && func->attrs.find("global_symbol") == nullptr) {
       func->attrs = func->attrs.with("global_symbol", AttrValue::string(def.name));
     }

@@ -184,7 +184,9 @@ TirPrinter::Doc TirPrinter::int_literal(DataType dtype, int64_t value) {
     return {t("min_value") + "(\"int64\")", kAtom};
   }
   DataType bare = style_ == LiteralStyle::Tir ? DataType::Int(32) : DataType::Int(64);
-  if (dtype == bare) return {std::to_string(value), value < 0 ? kUnary : kAtom};
+  if (dtype == bare && style_ != LiteralStyle::RelaxValue) {
+    return {std::to_string(value), value < 0 ? kUnary : kAtom};
+  }
   if (dtype.is_bool()) return {value != 0 ? "True" : "False", kAtom};
   return {t(dtype_name(dtype).c_str()) + "(" + std::to_string(value) + ")", kAtom};
 }

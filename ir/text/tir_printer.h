@@ -21,8 +21,10 @@ struct PrintContext {
 };
 
 // How integer literals are written: TensorIR's rule (int32 bare, `T.int64(4)` for
-// other types) or the one of Relax shapes (int64 bare, `T.int32(4)` for other types).
-enum class LiteralStyle { Tir, RelaxShape };
+// other types), the one of Relax shapes (int64 bare, `T.int32(4)` for other types), or
+// the one of Relax values (R.prim_value, R.Prim(value=...)): every literal typed, since
+// a bare one reads as int64 there but int64 prints typed, as TVM writes it.
+enum class LiteralStyle { Tir, RelaxShape, RelaxValue };
 
 class TirPrinter {
  public:

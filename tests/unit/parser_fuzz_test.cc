@@ -35,6 +35,7 @@
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
+#include "tests/support/rejection_check.h"
 
 namespace relaxc {
 namespace {
@@ -430,24 +431,7 @@ class FailureLog {
 
 // Every diagnostic of a rejection must render, and one must point into the input.
 void check_rejection(const UserError& error, const std::string& input, FailureLog& failures) {
-  if (error.diagnostics().empty()) {
-    failures.add(std::string("a UserError without diagnostics: ") + error.what(), input);
-    return;
-  }
-  bool located = false;
-  for (const Diagnostic& diagnostic : error.diagnostics()) {
-    std::string rendered = diagnostic.render();
-    if (!diagnostic.span.defined()) continue;
-    const SourceFile& file = *diagnostic.span.file;
-    uint32_t line = diagnostic.span.line;
-    if (line > file.line_starts.size() || diagnostic.span.col == 0 ||
-        diagnostic.span.col > file.line(line).size() + 1) {
-      failures.add("a diagnostic located outside its input:\n" + rendered, input);
-      return;
-    }
-    located = true;
-  }
-  if (!located) failures.add(std::string("no diagnostic has a location:\n") + error.what(), input);
+  if (std::optional<std::string> problem = rejection_problem(error)) failures.add(*problem, input);
 }
 
 // A module the parser accepted must survive the checker and print back to itself.

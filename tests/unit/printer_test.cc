@@ -689,6 +689,7 @@ TEST(PrinterRelax, StructInfoForms) {
   EXPECT_EQ(print(relax::prim_sinfo(kI64)), "R.Prim(\"int64\")");
   EXPECT_EQ(print(relax::prim_sinfo(kI64, n)), "R.Prim(value=n)");
   EXPECT_EQ(print(relax::prim_sinfo(kI64, i64(3))), "R.Prim(value=T.int64(3))");
+  EXPECT_EQ(print(relax::prim_sinfo(kI32, i32(3))), "R.Prim(value=T.int32(3))");
   EXPECT_EQ(print(relax::shape_sinfo({n, i64(4)})), "R.Shape([n, 4])");
   EXPECT_EQ(print(relax::shape_sinfo({i32(4)})), "R.Shape([T.int32(4)])");
   EXPECT_EQ(print(relax::shape_sinfo_ndim(2)), "R.Shape(ndim=2)");
@@ -746,6 +747,9 @@ TEST(PrinterRelax, LeafExpressions) {
   EXPECT_EQ(print(relax::make_prim_value(i64(3))), "R.prim_value(T.int64(3))");
   EXPECT_EQ(print(relax::make_prim_value(n + 1)), "R.prim_value(n + T.int64(1))");
   EXPECT_EQ(print(relax::make_prim_value(f32(0.5))), "R.prim_value(T.float32(0.5))");
+  // Found by tests/fuzz/fuzz_parser: an int32 printed bare ("R.prim_value(3)") read back
+  // as int64 ("bindings[1].var.struct_info.dtype: int32 vs int64").
+  EXPECT_EQ(print(relax::make_prim_value(i32(3))), "R.prim_value(T.int32(3))");
   EXPECT_EQ(print(relax::make_string_imm("a \"b\"")), "R.str(\"a \\\"b\\\"\")");
   EXPECT_EQ(print(relax::make_data_type_imm(DataType::Float(16))), "R.dtype(\"float16\")");
   EXPECT_EQ(print(relax::make_extern_func("my_func")), "R.ExternFunc(\"my_func\")");

@@ -413,6 +413,24 @@ TEST(RelaxParser, LocalFunctions) {
   EXPECT_TRUE(b[3]->value.as<relax::CallNode>()->op.same_as(b[1]->var));
 }
 
+// Found by tests/fuzz/fuzz_parser: a local function defined in a dataflow block prints
+// in R.output (its variable is a Var), which the parser refused ("R.output names
+// 'inner', which this dataflow block does not bind").
+TEST(RelaxParser, LocalFunctionOfADataflowBlockIsAnOutput) {
+  IRModule m = text::parse_module(relax_module(R"(        with R.dataflow():
+            @R.function
+            def inner(t: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+                return t
+            gv = inner(x)
+            R.output(inner, gv)
+        return gv
+)"));
+  std::string printed = text::print_module(m);
+  EXPECT_NE(printed.find("R.output(inner, gv)"), std::string::npos) << printed;
+  IRModule reparsed = text::parse_module(printed, "printed.py");
+  EXPECT_EQ(structural_mismatch(m, reparsed), std::nullopt);
+}
+
 TEST(RelaxParser, LeavesAndConstants) {
   IRModule m =
       text::parse_module(relax_module(R"(        c = R.const([[1, 2, 3], [4, 5, -6]], "int32")

@@ -193,6 +193,35 @@ class Module:
   EXPECT_EQ(block->iter_vars[1]->dom->min->dtype, DataType::Int(64));
 }
 
+// Found by tests/fuzz/fuzz_parser: match_buffers written out of the parameters' order
+// (here `y` before `w`, whose constant shape the printer moves into the signature) read
+// back with the buffer_map in another order ("functions[0].buffer_map[0]: TirVar 'x' vs
+// TirVar 'W'"). The buffer_map follows the parameters.
+TEST(TirParser, BufferMapFollowsTheParameters) {
+  IRModule m = text::parse_module(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.handle, w: T.handle, y: T.handle):
+        n = T.int64()
+        Y = T.match_buffer(y, (n, 32))
+        X = T.match_buffer(x, (n, 16))
+        W = T.match_buffer(w, (16, 32))
+        for i, j in T.grid(n, 32):
+            with T.block("Y"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                Y[vi, vj] = X[vi, 0] * W[0, vj]
+)",
+                                  "tir.py");
+  tir::PrimFunc f = m->prim_func("f");
+  ASSERT_EQ(f->buffer_map.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(f->buffer_map[i].first.same_as(f->params[i]));
+  std::string printed = text::print_module(m);
+  EXPECT_NE(printed.find("def f(x: T.handle, W: T.Buffer((16, 32)), y: T.handle)"),
+            std::string::npos)
+      << printed;
+  EXPECT_EQ(structural_mismatch(m, text::parse_module(printed, "printed.py")), std::nullopt);
+}
+
 TEST(TirParser, LoopKindsAndBounds) {
   tir::PrimFunc f = parse_func(prim_module("A: T.Buffer((64,), \"float32\"), n: T.int32",
                                            R"(        for i in T.serial(2, n):

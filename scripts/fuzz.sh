@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of tests/fuzz (clang-14, AddressSanitizer and
+# UndefinedBehaviorSanitizer) and runs each for a time or a number of executions.
+#
+#   scripts/fuzz.sh [--time SECONDS | --runs N] [HARNESS...]
+#
+# HARNESS is fuzz_parser, fuzz_executable or fuzz_npy (default: all), each run in turn
+# for SECONDS (default 60) or N executions. The build and everything the runs keep live
+# in build-fuzz/ (RELAXC_FUZZ_BUILD): the seeds (the modules of tests/corpus, examples
+# and tests/lit; the executables a normal build's relaxc, RELAXC_SEED_COMPILER, default
+# build-werror/relaxc, compiles from them; the .npy files of tests/fuzz/make_npy_seeds.py),
+# the corpus each run grows and the next resumes from, and the crashing inputs. A
+# harness runs in rounds, each a fresh process, because the parser keeps every input it
+# read for the life of the process (spans point into it): about 25 KB an execution, so
+# its rounds are of 30000 executions, the others' of 100000.
+#
+# Prints each harness's executions and, for a crash, the input that reproduces it; exits
+# 1 when any harness crashed, 2 on a usage error.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${RELAXC_FUZZ_BUILD:-$root/build-fuzz}
+seed_compiler=${RELAXC_SEED_COMPILER:-$root/build-werror/relaxc}
+jobs=${RELAXC_JOBS:-$(nproc)}
+all_harnesses=(fuzz_parser fuzz_executable fuzz_npy)
+
+usage() {
+  echo "usage: scripts/fuzz.sh [--time SECONDS | --runs N] [HARNESS...]" >&2
+  echo "harnesses: ${all_harnesses[*]}" >&2
+  exit 2
+}
+
+seconds=60
+runs=
+harnesses=()
+while (($#)); do
+  case $1 in
+    --time) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; seconds=$2; runs=; shift 2 ;;
+    --runs) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; runs=$2; shift 2 ;;
+    -h | --help) usage ;;
+    fuzz_parser | fuzz_executable | fuzz_npy) harnesses+=("$1"); shift ;;
+    *) echo "fuzz: error: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+((${#harnesses[@]})) || harnesses=("${all_harnesses[@]}")
+
+# The ONNX reader (issue 15) gets its harness here when it exists: tests/fuzz/fuzz_onnx.cc
+# seeded with the .onnx test models, listed in all_harnesses and in make_seeds.
+
+echo "== fuzz: build in ${build#"$root"/}"
+start=$SECONDS
+if ! cmake -S "$root" -B "$build" -G Ninja -DRELAXC_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_BUILD_TYPE= "-DCMAKE_CXX_FLAGS=-O1 -g1" >/dev/null ||
+  ! ninja -C "$build" -j "$jobs" "${harnesses[@]}"; then
+  echo "fuzz: error: the fuzz build failed" >&2
+  exit 1
+fi
+echo "== fuzz: built in $((SECONDS - start)) s"
+
+# The text modules of the test suites: the parser's seeds, and the executables' sources.
+seed_modules() {
+  find "$root/tests/corpus" "$root/examples" "$root/tests/lit" -name '*.py' ! -name 'lit.cfg.py' |
+    sort
+}
+
+# make_seeds HARNESS DIR: fills DIR with the harness's seeds (made again on every run, so
+# that they follow the sources).
+make_seeds() {
+  local harness=$1 dir=$2
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  case $harness in
+    fuzz_parser)
+      local module
+      while read -r module; do
+        cp "$module" "$dir/$(basename "$(dirname "$module")")_$(basename "$module")"
+      done < <(seed_modules)
+      ;;
+    fuzz_executable)
+      if [[ ! -x $seed_compiler ]]; then
+        echo "fuzz: warning: no $seed_compiler to compile seed executables with" \
+          "(build it, or set RELAXC_SEED_COMPILER); starting from an empty corpus" >&2
+        return
+      fi
+      local module
+      # Many modules are refused (error tests, operators without a VM lowering): the seeds
+      # are those that build.
+      while read -r module; do
+        "$seed_compiler" build "$module" --target "vulkan -profile=desktop" \
+          -o "$dir/$(basename "$(dirname "$module")")_$(basename "$module" .py).rxe" \
+          >/dev/null 2>&1 || true
+      done < <(seed_modules)
+      ;;
+    fuzz_npy) python3 "$root/tests/fuzz/make_npy_seeds.py" "$dir" ;;
+  esac
+}
+
+# The harness's options: the dictionary, the budget per input, where crashes go.
+harness_options() {
+  local harness=$1
+  local options=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=1
+    "-artifact_prefix=$build/fuzz/crashes/$harness-")
+  if [[ $harness == fuzz_parser ]]; then
+    options+=("-dict=$root/tests/fuzz/parser.dict" -max_len=16384)
+  fi
+  printf '%s\n' "${options[@]}"
+}
+
+crashed=0
+report=()
+for harness in "${harnesses[@]}"; do
+  seeds=$build/fuzz/seeds/$harness
+  corpus=$build/fuzz/corpus/$harness
+  logs=$build/fuzz/logs
+  mkdir -p "$corpus" "$build/fuzz/crashes" "$logs"
+  make_seeds "$harness" "$seeds"
+  mapfile -t options < <(harness_options "$harness")
+  round_runs=100000
+  [[ $harness == fuzz_parser ]] && round_runs=30000
+  budget="$seconds s"
+  [[ -n $runs ]] && budget="$runs executions"
+  echo "== fuzz: $harness for $budget" \
+    "($(find "$seeds" -type f | wc -l) seeds, $(find "$corpus" -type f | wc -l) in the corpus)"
+
+  executed=0
+  rounds=0
+  deadline=$((SECONDS + seconds))
+  status=0
+  log=$logs/$harness.log
+  : >"$log"
+  while true; do
+    if [[ -n $runs ]]; then
+      left=$((runs - executed))
+      ((left > 0)) || break
+      round=(-runs=$((left < round_runs ? left : round_runs)))
+    else
+      left=$((deadline - SECONDS))
+      ((left > 0)) || break
+      round=(-runs=$round_runs -max_total_time=$left)
+    fi
+    rounds=$((rounds + 1))
+    round_log=$logs/$harness.round.log
+    ASAN_OPTIONS=detect_leaks=1 \
+      UBSAN_OPTIONS=print_stacktrace=1 \
+      "$build/tests/fuzz/$harness" "${options[@]}" "${round[@]}" "$corpus" "$seeds" \
+      >"$round_log" 2>&1
+    status=$?
+    cat "$round_log" >>"$log"
+    count=$(sed -nE 's/^stat::number_of_executed_units: ([0-9]+)$/\1/p' "$round_log" | tail -n 1)
+    if [[ -z $count ]]; then
+      # A crash ends the round before the final stats; its last status line has the count.
+      count=$(sed -nE 's/^#([0-9]+)\t.*/\1/p' "$round_log" | tail -n 1)
+    fi
+    executed=$((executed + ${count:-0}))
+    ((status == 0)) || break
+  done
+
+  if ((status != 0)); then
+    crashed=1
+    reproducer=$(sed -nE 's/.*Test unit written to (.*)$/\1/p' "$log" | tail -n 1)
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_[a-z]+: |terminate called|  what\(\))' "$log" |
+      head -n 8 >&2
+    echo "fuzz: $harness: CRASH after $executed executions; reproducer: ${reproducer:-none}" \
+      "(rerun: ${build#"$root"/}/tests/fuzz/$harness ${reproducer:-INPUT}); log: $log" >&2
+    report+=("[$harness] crashed after $executed executions: ${reproducer:-see $log}")
+  else
+    report+=("[$harness] $executed executions in $rounds rounds, no crash")
+  fi
+done
+
+echo "== fuzz: summary"
+printf '%s\n' "${report[@]}"
+exit "$crashed"
