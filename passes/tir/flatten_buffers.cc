@@ -8,6 +8,7 @@
 // top of the kernel, below its thread-bound loops: each is declared once per kernel, as
 // the back ends do (their contents never outlive one use: every user writes first).
 #include <algorithm>
+#include <utility>
 
 #include "ir/arith/analyzer.h"
 #include "ir/text/printer.h"
@@ -161,10 +162,14 @@ Stmt allocate_below_thread_loops(const Stmt& stmt, const std::vector<Flattener::
 
 PrimFunc flatten_buffers(const PrimFunc& kernel) {
   Flattener flattener;
+  // Everything that may throw (a size that overflows the index type) runs before the
+  // copy is made: a raw node would leak on the way out.
+  auto buffer_map = kernel->buffer_map;
+  for (auto& [handle, buf] : buffer_map) buf = flattener.mutate(buf);
+  Stmt body = allocate_below_thread_loops(flattener.mutate(kernel->body), flattener.hoisted_);
   auto* result = copy_node(*kernel);
-  for (auto& [handle, buf] : result->buffer_map) buf = flattener.mutate(buf);
-  Stmt body = flattener.mutate(kernel->body);
-  result->body = allocate_below_thread_loops(body, flattener.hoisted_);
+  result->buffer_map = std::move(buffer_map);
+  result->body = std::move(body);
   return PrimFunc(result);
 }
 
