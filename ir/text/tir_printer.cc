@@ -212,6 +212,9 @@ TirPrinter::Doc TirPrinter::end_of(const tir::PrimExpr& min, const tir::PrimExpr
     return int_literal(lo->dtype, sum);
   }
   if (ext != nullptr && ext->value == 0) return print(min);
+  // From 0 the end is the extent (`0:n`): the parser reads a slice from a literal 0 as
+  // extent = upper bound, so `0:0 + n` would read back as another expression.
+  if (lo != nullptr && lo->value == 0 && lo->dtype == extent->dtype) return print(extent);
   return binary(min, extent, "+", kAdd);
 }
 

@@ -222,6 +222,26 @@ class Module:
   EXPECT_EQ(structural_mismatch(m, text::parse_module(printed, "printed.py")), std::nullopt);
 }
 
+// Found by fuzz_parser: a region sliced from 0 to a variable printed as `0:0 + vj`,
+// which reads back with the extent `0 + vj`.
+TEST(TirParser, RegionFromZeroReadsBackEqual) {
+  IRModule m = text::parse_module(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(C: T.Buffer((128, 32), "float32")):
+        for i, j in T.grid(128, 32):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads()
+                T.writes(C[vi, :vj])
+                C[vi, vj] = T.float32(0)
+)",
+                                  "tir.py");
+  std::string printed = text::print_module(m);
+  EXPECT_NE(printed.find("T.writes(C[vi, 0:vj])"), std::string::npos) << printed;
+  EXPECT_EQ(structural_mismatch(m, text::parse_module(printed, "printed.py")), std::nullopt);
+}
+
 TEST(TirParser, LoopKindsAndBounds) {
   tir::PrimFunc f = parse_func(prim_module("A: T.Buffer((64,), \"float32\"), n: T.int32",
                                            R"(        for i in T.serial(2, n):
