@@ -10,6 +10,7 @@ void register_builtin_ops() {
   register_elementwise_ops();
   register_tensor_ops();
   register_memory_ops();
+  register_data_dependent_ops();
 }
 
 }  // namespace relaxc::relax

@@ -16,6 +16,7 @@ void register_call_ops();
 void register_elementwise_ops();
 void register_tensor_ops();
 void register_memory_ops();
+void register_data_dependent_ops();
 
 // "R.add" for a call of relax.add.
 std::string op_display_name(const CallNode* call);
