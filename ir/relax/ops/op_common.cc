@@ -65,6 +65,18 @@ void require_float_dtype(const CallNode* call, size_t index, DataType dtype) {
   }
 }
 
+const PrimStructInfoNode& prim_arg(const CallNode* call, size_t index) {
+  RELAXC_ICHECK(index < call->args.size()) << op_display_name(call) << ": missing argument";
+  const StructInfo& sinfo = call->args[index]->struct_info;
+  const auto* prim = sinfo.as<PrimStructInfoNode>();
+  if (prim == nullptr) {
+    user_error(call->span) << op_display_name(call) << ": argument '" << op_arg_name(call, index)
+                           << "' must be a prim value (R.prim_value(...)), got "
+                           << text::print_node(sinfo);
+  }
+  return *prim;
+}
+
 int64_t int_attr(const CallNode* call, const std::string& name) {
   const AttrValue& v = attr_of(call, name);
   if (v.kind != AttrValue::Kind::Int) {
@@ -81,6 +93,16 @@ bool bool_attr(const CallNode* call, const std::string& name) {
                            << "' must be True or False";
   }
   return v.b;
+}
+
+double float_attr(const CallNode* call, const std::string& name) {
+  const AttrValue& v = attr_of(call, name);
+  if (v.kind == AttrValue::Kind::Int) return static_cast<double>(v.i);
+  if (v.kind != AttrValue::Kind::Float) {
+    user_error(call->span) << op_display_name(call) << ": attribute '" << name
+                           << "' must be a number";
+  }
+  return v.f;
 }
 
 DataType dtype_attr(const CallNode* call, const std::string& name) {
