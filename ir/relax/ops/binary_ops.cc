@@ -97,12 +97,7 @@ StructInfo infer_astype(const CallNode* call, const BlockBuilder&) {
 }
 
 void register_binary(const std::string& name, DTypeRule rule, bool bool_result) {
-  OpInfo info;
-  info.name = "relax." + name;
-  info.arg_names = {"x1", "x2"};
-  info.num_required_args = 2;
-  info.infer = infer_binary(rule, bool_result);
-  register_op(std::move(info));
+  register_op(op_info(name, {"x1", "x2"}, infer_binary(rule, bool_result)));
 }
 
 }  // namespace
@@ -122,20 +117,9 @@ void register_binary_ops() {
     register_binary(name, DTypeRule::Integer, false);
   }
 
-  OpInfo where;
-  where.name = "relax.where";
-  where.arg_names = {"condition", "x1", "x2"};
-  where.num_required_args = 3;
-  where.infer = infer_where;
-  register_op(std::move(where));
-
-  OpInfo astype;
-  astype.name = "relax.astype";
-  astype.arg_names = {"x"};
-  astype.num_required_args = 1;
-  astype.attrs = {{"dtype", AttrValue::data_type(DataType::Void()), true}};
-  astype.infer = infer_astype;
-  register_op(std::move(astype));
+  register_op(op_info("where", {"condition", "x1", "x2"}, infer_where));
+  register_op(op_info("astype", {"x"}, infer_astype,
+                      {{"dtype", AttrValue::data_type(DataType::Void()), true}}));
 }
 
 }  // namespace relaxc::relax

@@ -20,6 +20,11 @@ void register_creation_ops();
 void register_tensor_ops();
 void register_memory_ops();
 
+// The OpInfo of operator `name` ("nn.relu", registered as relax.nn.relu) whose
+// arguments `arg_names` are all required.
+OpInfo op_info(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
+               std::vector<OpAttrSpec> attrs = {});
+
 // "R.add" for a call of relax.add.
 std::string op_display_name(const CallNode* call);
 // The registered name of argument `index` ("lhs"); the variadic name for extra ones.

@@ -104,48 +104,36 @@ StructInfo infer_dropout(const CallNode* call, const BlockBuilder&) {
   return tuple_sinfo({call->args[0]->struct_info, call->args[0]->struct_info});
 }
 
-OpInfo unary_op(const std::string& name, std::vector<std::string> arg_names,
-                InferStructInfoFn infer, std::vector<OpAttrSpec> attrs = {}) {
-  OpInfo info;
-  info.name = "relax." + name;
-  info.num_required_args = static_cast<int>(arg_names.size());
-  info.arg_names = std::move(arg_names);
-  info.attrs = std::move(attrs);
-  info.infer = std::move(infer);
-  return info;
-}
-
 }  // namespace
 
 void register_unary_ops() {
   for (const char* name :
        {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "log", "rsqrt",
         "sigmoid", "sin", "sinh", "sqrt", "tan", "tanh", "erf"}) {
-    register_op(unary_op(name, {"x"}, infer_unary(DTypeRule::Float)));
+    register_op(op_info(name, {"x"}, infer_unary(DTypeRule::Float)));
   }
   for (const char* name :
        {"abs", "ceil", "floor", "logical_not", "negative", "round", "sign", "square", "trunc"}) {
-    register_op(unary_op(name, {"x"}, infer_unary(DTypeRule::Any)));
+    register_op(op_info(name, {"x"}, infer_unary(DTypeRule::Any)));
   }
-  register_op(unary_op("bitwise_not", {"x"}, infer_unary(DTypeRule::Integer)));
+  register_op(op_info("bitwise_not", {"x"}, infer_unary(DTypeRule::Integer)));
   for (const char* name : {"isfinite", "isinf", "isnan"}) {
-    register_op(unary_op(name, {"x"}, infer_check));
+    register_op(op_info(name, {"x"}, infer_check));
   }
-  register_op(unary_op("clip", {"x", "min", "max"}, infer_clip));
+  register_op(op_info("clip", {"x", "min", "max"}, infer_clip));
 
-  register_op(unary_op("nn.relu", {"data"}, infer_unary(DTypeRule::Any)));
+  register_op(op_info("nn.relu", {"data"}, infer_unary(DTypeRule::Any)));
   for (const char* name : {"nn.gelu", "nn.gelu_tanh", "nn.silu"}) {
-    register_op(unary_op(name, {"data"}, infer_unary(DTypeRule::Float)));
+    register_op(op_info(name, {"data"}, infer_unary(DTypeRule::Float)));
   }
   register_op(
-      unary_op("nn.leakyrelu", {"data"}, infer_leakyrelu, {{"alpha", AttrValue::floating(0.01)}}));
+      op_info("nn.leakyrelu", {"data"}, infer_leakyrelu, {{"alpha", AttrValue::floating(0.01)}}));
   register_op(
-      unary_op("nn.softplus", {"data"}, infer_softplus,
-               {{"beta", AttrValue::floating(1.0)}, {"threshold", AttrValue::floating(20.0)}}));
+      op_info("nn.softplus", {"data"}, infer_softplus,
+              {{"beta", AttrValue::floating(1.0)}, {"threshold", AttrValue::floating(20.0)}}));
   register_op(
-      unary_op("nn.prelu", {"data", "alpha"}, infer_prelu, {{"axis", AttrValue::integer(1)}}));
-  register_op(
-      unary_op("nn.dropout", {"data"}, infer_dropout, {{"rate", AttrValue::floating(0.5)}}));
+      op_info("nn.prelu", {"data", "alpha"}, infer_prelu, {{"axis", AttrValue::integer(1)}}));
+  register_op(op_info("nn.dropout", {"data"}, infer_dropout, {{"rate", AttrValue::floating(0.5)}}));
 }
 
 }  // namespace relaxc::relax
