@@ -32,6 +32,7 @@ const LegalizationTable& legalizations() {
   static const LegalizationTable table = [] {
     LegalizationTable t;
     add_elementwise_legalizations(t);
+    add_creation_legalizations(t);
     return t;
   }();
   return table;
