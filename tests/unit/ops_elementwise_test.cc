@@ -11,12 +11,14 @@ namespace relaxc {
 namespace {
 
 // A module whose main(x: (n, 4) f32, y: (4,) f32, i: (n, 4) i32, b: (n, 4) bool,
-// s: (2, 3) f32) binds `r = <call>` and returns it.
+// s: (2, 3) f32, u: f32 of rank 2, v: f32 of unknown rank) binds `r = <call>` and
+// returns it.
 std::string module_text(const std::string& call) {
   return "@I.ir_module\nclass Module:\n    @R.function\n"
          "    def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), y: R.Tensor((4,), "
          "dtype=\"float32\"), i: R.Tensor((\"n\", 4), dtype=\"int32\"), b: R.Tensor((\"n\", 4), "
-         "dtype=\"bool\"), s: R.Tensor((2, 3), dtype=\"float32\")):\n"
+         "dtype=\"bool\"), s: R.Tensor((2, 3), dtype=\"float32\"), u: R.Tensor(dtype=\"float32\", "
+         "ndim=2), v: R.Tensor(dtype=\"float32\")):\n"
          "        n = T.int64()\n"
          "        r = " +
          call + "\n        return r\n";
@@ -49,6 +51,17 @@ TEST(OpsElementwise, BinaryBroadcastsAndComparisonsGiveBool) {
   EXPECT_EQ(bound("x >= y"), "R.Tensor((n, 4), dtype=\"bool\") = R.greater_equal(x, y)");
   EXPECT_EQ(bound("R.logical_xor(b, b)"), "R.Tensor((n, 4), dtype=\"bool\") = R.logical_xor(b, b)");
   EXPECT_EQ(bound("R.left_shift(i, i)"), "R.Tensor((n, 4), dtype=\"int32\") = R.left_shift(i, i)");
+}
+
+TEST(OpsElementwise, UnknownShapesFallBackToRankOrNothing) {
+  EXPECT_EQ(bound("R.add(u, y)"), "R.Tensor(dtype=\"float32\", ndim=2) = R.add(u, y)");
+  EXPECT_EQ(bound("R.less(v, y)"), "R.Tensor(dtype=\"bool\") = R.less(v, y)");
+  EXPECT_EQ(bound("R.where(b, u, y)"), "R.Tensor(dtype=\"float32\", ndim=2) = R.where(b, u, y)");
+  EXPECT_EQ(bound("R.astype(v, dtype=\"int32\")"),
+            "R.Tensor(dtype=\"int32\") = R.astype(v, dtype=\"int32\")");
+  EXPECT_EQ(bound("R.isnan(u)"), "R.Tensor(dtype=\"bool\", ndim=2) = R.isnan(u)");
+  EXPECT_EQ(bound("R.tril(v, R.prim_value(0))"),
+            "R.Tensor(dtype=\"float32\") = R.tril(v, R.prim_value(T.int64(0)))");
 }
 
 TEST(OpsElementwise, BinaryErrors) {
