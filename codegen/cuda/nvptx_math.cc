@@ -11,7 +11,11 @@
 //   cos accurate for |x| up to about 100): exp(x) = ex2(x log2 e), log(x) = lg2(x) ln 2,
 //   tan = sin / cos, pow(x, y) = ex2(y lg2(x)) (NaN for x < 0), log1p(x) = log(1 + x),
 //   tanh(x) = 1 - 2 / (exp(2x) + 1) with x clamped to [-10, 10] (tanh(10) rounds to 1),
-//   erf by Abramowitz & Stegun 7.1.26 (absolute error about 3e-7 in fp32), fmod as frem.
+//   erf by Abramowitz & Stegun 7.1.26 (absolute error about 3e-7 in fp32), fmod as frem,
+//   sinh and cosh from exp(x) and exp(-x), asinh, acosh and atanh from log and sqrt
+//   (asinh odd by construction, so it is exact in sign for large negative x), atan by
+//   Abramowitz & Stegun 4.4.49 on [0, 1] (error 2e-8) with atan(x) = pi/2 - atan(1/x)
+//   above, asin(x) = atan(x / sqrt(1 - x^2)), acos(x) = pi/2 - asin(x).
 //   These instructions exist for fp32 only: float64 then needs libdevice.
 // - sigmoid(x) = 1 / (1 + exp(-x)) on either path; it tends to 0 and 1 without NaNs.
 #include "codegen/cuda/nvptx_math.h"
@@ -111,6 +115,26 @@ class MathEmitter {
     llvm::Value* magnitude = b_.CreateFSub(c(1.0), mul(poly, gauss));
     return intrinsic(llvm::Intrinsic::copysign, {magnitude, x});
   }
+  llvm::Value* sqrt(llvm::Value* x) { return intrinsic(llvm::Intrinsic::sqrt, {x}); }
+  llvm::Value* atan(llvm::Value* x) {
+    if (llvm::Value* v = call_libdevice("__nv_atan", {x})) return v;
+    llvm::Value* ax = intrinsic(llvm::Intrinsic::fabs, {x});
+    llvm::Value* above_one = b_.CreateFCmpOGT(ax, c(1.0));
+    llvm::Value* r = b_.CreateSelect(above_one, div(c(1.0), ax), ax);
+    llvm::Value* r2 = mul(r, r);
+    llvm::Value* poly = c(0.0028662257);
+    for (double coefficient : {-0.0161657367, 0.0429096138, -0.0752896400, 0.1065626393,
+                               -0.1420889944, 0.1999355085, -0.3333314528, 1.0}) {
+      poly = add(mul(poly, r2), c(coefficient));
+    }
+    llvm::Value* at = mul(poly, r);
+    at = b_.CreateSelect(above_one, b_.CreateFSub(c(1.5707963267948966), at), at);
+    return intrinsic(llvm::Intrinsic::copysign, {at, x});
+  }
+  llvm::Value* asin(llvm::Value* x) {
+    if (llvm::Value* v = call_libdevice("__nv_asin", {x})) return v;
+    return atan(div(x, sqrt(b_.CreateFSub(c(1.0), mul(x, x)))));
+  }
 
  private:
   llvm::IRBuilder<>& b_;
@@ -172,6 +196,42 @@ const std::unordered_map<std::string, MathFunction>& math_functions() {
                                          Args a) { return e.exp2(e.mul(a[1], e.log2(a[0]))); })},
       {"tir.fmod",
        library("__nv_fmod", [](MathEmitter& e, Args a) { return e.b().CreateFRem(a[0], a[1]); })},
+      {"tir.atan", [](MathEmitter& e, Args a) { return e.atan(a[0]); }},
+      {"tir.asin", [](MathEmitter& e, Args a) { return e.asin(a[0]); }},
+      {"tir.acos", library("__nv_acos",
+                           [](MathEmitter& e, Args a) {
+                             return e.b().CreateFSub(e.c(1.5707963267948966), e.asin(a[0]));
+                           })},
+      {"tir.sinh", library("__nv_sinh",
+                           [](MathEmitter& e, Args a) {
+                             llvm::Value* d = e.b().CreateFSub(
+                                 e.exp(a[0]), e.exp(e.b().CreateFNeg(a[0])));
+                             return e.mul(d, e.c(0.5));
+                           })},
+      {"tir.cosh",
+       library("__nv_cosh",
+               [](MathEmitter& e, Args a) {
+                 return e.mul(e.add(e.exp(a[0]), e.exp(e.b().CreateFNeg(a[0]))), e.c(0.5));
+               })},
+      {"tir.asinh",
+       library("__nv_asinh",
+               [](MathEmitter& e, Args a) {
+                 llvm::Value* ax = e.intrinsic(llvm::Intrinsic::fabs, {a[0]});
+                 llvm::Value* root = e.sqrt(e.add(e.mul(ax, ax), e.c(1.0)));
+                 return e.intrinsic(llvm::Intrinsic::copysign, {e.log(e.add(ax, root)), a[0]});
+               })},
+      {"tir.acosh", library("__nv_acosh",
+                            [](MathEmitter& e, Args a) {
+                              llvm::Value* root =
+                                  e.sqrt(e.b().CreateFSub(e.mul(a[0], a[0]), e.c(1.0)));
+                              return e.log(e.add(a[0], root));
+                            })},
+      {"tir.atanh", library("__nv_atanh",
+                            [](MathEmitter& e, Args a) {
+                              llvm::Value* ratio = e.div(e.add(e.c(1.0), a[0]),
+                                                         e.b().CreateFSub(e.c(1.0), a[0]));
+                              return e.mul(e.log(ratio), e.c(0.5));
+                            })},
       {"tir.sigmoid",
        [](MathEmitter& e, Args a) {
          llvm::Value* exp_neg = e.exp(e.b().CreateFNeg(a[0]));

@@ -16,7 +16,8 @@ namespace relaxc::codegen {
 struct BufferBinding {
   SpirvId variable = 0;
   spv::StorageClass storage = spv::StorageClassStorageBuffer;
-  DataType dtype;
+  DataType dtype;   // the buffer's element type
+  DataType stored;  // the type in memory: uint8 for a bool storage buffer, else dtype
 };
 
 // Emits one kernel; run() once.

@@ -109,11 +109,18 @@ void KernelCodegen::check_dtypes() {
 }
 
 void KernelCodegen::declare_buffer_param(const tir::Buffer& buffer, uint32_t binding) {
-  DataType dtype = buffer->dtype;
-  if (dtype.is_bool() || dtype.lanes() != 1) {
+  if (buffer->dtype.lanes() != 1) {
     user_error(buffer->span) << "kernel '" << kernel_.name << "': buffer '" << buffer->name
-                             << "' of " << dtype.str()
-                             << " cannot be a storage buffer; use an int8 or int32 buffer";
+                             << "' of " << buffer->dtype.str()
+                             << " cannot be a storage buffer; use a buffer of scalars";
+  }
+  // SPIR-V's bool has no size in memory: a bool tensor is one byte per element (as the
+  // runtime and the CUDA back end store it), read as != 0 and written as 0 or 1.
+  DataType dtype = buffer->dtype.is_bool() ? DataType::UInt(8) : buffer->dtype;
+  if (buffer->dtype.is_bool() && !target_.supports(dtype)) {
+    user_error(buffer->span) << "kernel '" << kernel_.name << "': bool buffer '" << buffer->name
+                             << "' is stored as bytes, and target '" << target_.str()
+                             << "' has no 8-bit storage";
   }
   if (dtype.bits() == 16) {
     b_.capability(spv::CapabilityStorageBuffer16BitAccess);
@@ -129,7 +136,7 @@ void KernelCodegen::declare_buffer_param(const tir::Buffer& buffer, uint32_t bin
   b_.decorate(variable, spv::DecorationDescriptorSet, {0});
   b_.decorate(variable, spv::DecorationBinding, {binding});
   b_.name(variable, buffer->name);
-  buffers_[buffer->data.get()] = {variable, spv::StorageClassStorageBuffer, dtype};
+  buffers_[buffer->data.get()] = {variable, spv::StorageClassStorageBuffer, buffer->dtype, dtype};
 }
 
 void KernelCodegen::declare_push_constants(const std::vector<tir::Var>& scalars) {
@@ -327,12 +334,14 @@ void KernelCodegen::emit_store(const tir::BufferStoreNode* store) {
     RELAXC_ICHECK(value.dtype.lanes() == 1)
         << "kernel '" << kernel_.name << "': a vector stored to " << store->buffer->name
         << " at a scalar index";
-    b_.instruction(spv::OpStore, {element_pointer(binding, index), value.id});
+    b_.instruction(spv::OpStore,
+                   {element_pointer(binding, index), convert(value, binding.stored).id});
     return;
   }
   match_lanes(index, value);
   for (int i = 0; i < index.dtype.lanes(); ++i) {
-    b_.instruction(spv::OpStore, {element_pointer(binding, lane(index, i)), lane(value, i).id});
+    b_.instruction(spv::OpStore, {element_pointer(binding, lane(index, i)),
+                                  convert(lane(value, i), binding.stored).id});
   }
 }
 
@@ -361,7 +370,7 @@ void KernelCodegen::emit_allocate(const tir::AllocateNode* node) {
   SpirvId variable = storage == spv::StorageClassWorkgroup ? b_.global_variable(pointer, storage)
                                                            : b_.function_variable(pointer);
   b_.name(variable, buffer->name);
-  buffers_[buffer->data.get()] = {variable, storage, buffer->dtype};
+  buffers_[buffer->data.get()] = {variable, storage, buffer->dtype, buffer->dtype};
   emit(node->body);
 }
 

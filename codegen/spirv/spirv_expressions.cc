@@ -180,11 +180,14 @@ SpirvValue KernelCodegen::eval_load(const tir::BufferLoadNode* load) {
   const BufferBinding& binding = binding_of(load->buffer);
   SpirvValue index = eval(load->indices[0]);
   if (index.dtype.lanes() == 1) {
-    return op(spv::OpLoad, binding.dtype, {element_pointer(binding, index)});
+    return convert(op(spv::OpLoad, binding.stored, {element_pointer(binding, index)}),
+                   binding.dtype);
   }
   std::vector<uint32_t> lanes;
   for (int i = 0; i < index.dtype.lanes(); ++i) {
-    lanes.push_back(op(spv::OpLoad, binding.dtype, {element_pointer(binding, lane(index, i))}).id);
+    SpirvValue element =
+        op(spv::OpLoad, binding.stored, {element_pointer(binding, lane(index, i))});
+    lanes.push_back(convert(element, binding.dtype).id);
   }
   return op(spv::OpCompositeConstruct, binding.dtype.with_lanes(index.dtype.lanes()), lanes);
 }
@@ -337,7 +340,7 @@ SpirvValue KernelCodegen::lane(SpirvValue vector, int index) {
 SpirvId KernelCodegen::element_pointer(const BufferBinding& binding, SpirvValue index) {
   RELAXC_ICHECK(index.dtype.is_integer() && !index.dtype.is_bool() && index.dtype.lanes() == 1)
       << "kernel '" << kernel_.name << "': a buffer index of " << index.dtype.str();
-  SpirvId pointer = b_.pointer_type(binding.storage, type(binding.dtype));
+  SpirvId pointer = b_.pointer_type(binding.storage, type(binding.stored));
   if (binding.storage == spv::StorageClassStorageBuffer) {
     // Member 0 of the buffer's block is its runtime array.
     return b_.value(spv::OpAccessChain, pointer,

@@ -9,7 +9,10 @@
 // - erf(x) = sign(x) (1 - p(t) exp(-x^2)), t = 1 / (1 + 0.3275911 |x|), p a degree-5
 //   polynomial (Abramowitz & Stegun 7.1.26): absolute error at most 1.5e-7 in exact
 //   arithmetic, about 3e-7 evaluated in fp32 (fp16 evaluation is as good as fp16 allows);
-// - fmod is OpFRem (the result has the sign of the dividend, as C's fmod).
+// - fmod is OpFRem (the result has the sign of the dividend, as C's fmod);
+// - asin(x) = atan2(x, sqrt(1 - x^2)) and acos(x) = atan2(sqrt(1 - x^2), x): Vulkan lets
+//   Asin and Acos be as coarse as 4096 ulp, and lavapipe's are off by 4e-4, while its
+//   Atan2 is accurate.
 // GLSL.std.450 defines the transcendental functions for 16- and 32-bit floats only.
 #include "codegen/spirv/spirv_intrinsics.h"
 
@@ -52,6 +55,12 @@ SpirvId erf_approximation(Emitter& e, SpirvId x) {
   return e.mul(e.glsl(GLSLstd450FSign, {x}), magnitude);
 }
 
+// sqrt(1 - x^2), as sqrt((1 - x)(1 + x)), exact near |x| = 1.
+SpirvId cosine_of_arcsine(Emitter& e, SpirvId x) {
+  SpirvId one = e.c(1.0);
+  return e.glsl(GLSLstd450Sqrt, {e.mul(e.op(spv::OpFSub, {one, x}), e.add(one, x))});
+}
+
 const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
   static const std::unordered_map<std::string, MathIntrinsic> table = {
       {"tir.exp", {GLSLstd450Exp, nullptr, true}},
@@ -63,6 +72,24 @@ const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
       {"tir.sin", {GLSLstd450Sin, nullptr, true}},
       {"tir.cos", {GLSLstd450Cos, nullptr, true}},
       {"tir.tan", {GLSLstd450Tan, nullptr, true}},
+      {"tir.asin",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          return e.glsl(GLSLstd450Atan2, {a[0], cosine_of_arcsine(e, a[0])});
+        },
+        true}},
+      {"tir.acos",
+       {GLSLstd450Bad,
+        [](Emitter& e, const std::vector<SpirvId>& a) {
+          return e.glsl(GLSLstd450Atan2, {cosine_of_arcsine(e, a[0]), a[0]});
+        },
+        true}},
+      {"tir.atan", {GLSLstd450Atan, nullptr, true}},
+      {"tir.sinh", {GLSLstd450Sinh, nullptr, true}},
+      {"tir.cosh", {GLSLstd450Cosh, nullptr, true}},
+      {"tir.asinh", {GLSLstd450Asinh, nullptr, true}},
+      {"tir.acosh", {GLSLstd450Acosh, nullptr, true}},
+      {"tir.atanh", {GLSLstd450Atanh, nullptr, true}},
       {"tir.pow", {GLSLstd450Pow, nullptr, true}},
       {"tir.fabs", {GLSLstd450FAbs, nullptr, false}},
       {"tir.floor", {GLSLstd450Floor, nullptr, false}},

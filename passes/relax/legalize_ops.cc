@@ -33,6 +33,7 @@ const LegalizationTable& legalizations() {
     LegalizationTable t;
     add_elementwise_legalizations(t);
     add_data_dependent_legalizations(t);
+    add_creation_legalizations(t);
     return t;
   }();
   return table;

@@ -406,6 +406,17 @@ TEST(CudaCodegen, Sm70) {
   EXPECT_TRUE(has(ptx.ptx, ".version 6.0")) << ptx.ptx;
 }
 
+// asin ... atanh call libdevice where it is installed; without it they are composed from
+// exp, log, sqrt and a polynomial for atan.
+TEST(CudaCodegen, InverseAndHyperbolicFunctions) {
+  compile_checked(kernel_named("inverse_and_hyperbolic", {128, 1, 1}));
+  ScopedEnv env("RELAXC_LIBDEVICE", "none");
+  std::string ptx = compile_checked(kernel_named("inverse_and_hyperbolic", {128, 1, 1}));
+  EXPECT_TRUE(has(ptx, "ex2.approx.f32")) << ptx;
+  EXPECT_TRUE(has(ptx, "lg2.approx.f32")) << ptx;
+  EXPECT_TRUE(has(ptx, "sqrt.rn.f32")) << ptx;
+}
+
 // Without libdevice, math comes from the NVVM approximate instructions; float64 then has
 // none.
 TEST(CudaCodegen, MathWithoutLibdevice) {

@@ -103,13 +103,13 @@ TEST_F(OpsTest, BinaryBroadcastsStaticShapes) {
 TEST_F(OpsTest, BinaryStaticErrorsNameOperatorArgumentAndDimension) {
   Var a = var("a", tensor({I(2), I(3)}));
   EXPECT_EQ(infer_error("add", {a, var("b", tensor({I(4), I(5)}))}),
-            "R.add: cannot broadcast dimension 1 of the operands: 3 (lhs) vs 5 (rhs)");
+            "R.add: cannot broadcast dimension 1 of the operands: 3 (x1) vs 5 (x2)");
   EXPECT_EQ(infer_error("multiply", {a, var("c", tensor({I(4), I(3)}))}),
-            "R.multiply: cannot broadcast dimension 0 of the operands: 2 (lhs) vs 4 (rhs)");
+            "R.multiply: cannot broadcast dimension 0 of the operands: 2 (x1) vs 4 (x2)");
   EXPECT_EQ(infer_error("add", {a, var("i", tensor({I(2), I(3)}, i32))}),
-            "R.add: operand dtypes differ: float32 (lhs) vs int32 (rhs)");
+            "R.add: operand dtypes differ: float32 (x1) vs int32 (x2)");
   EXPECT_EQ(infer_error("add", {a, var("s", shape_sinfo({I(2)}))}),
-            "R.add: argument 'rhs' must be a tensor or a prim value, got R.Shape([2])");
+            "R.add: argument 'x2' must be a tensor or a prim value, got R.Shape([2])");
 }
 
 TEST_F(OpsTest, BinarySymbolicShapes) {
@@ -145,7 +145,7 @@ TEST_F(OpsTest, UnaryAndSoftmax) {
   EXPECT_EQ(infer_error("exp", {var("i", tensor({I(2)}, i32))}),
             "R.exp: argument 'x' must have a floating-point dtype, got int32");
   EXPECT_EQ(infer_error("nn.relu", {var("s", shape_sinfo({I(2)}))}),
-            "R.nn.relu: argument 'x' must be a tensor, got R.Shape([2])");
+            "R.nn.relu: argument 'data' must be a tensor, got R.Shape([2])");
   EXPECT_TRUE(is_tensor(infer("nn.softmax", {x}), {n, I(4)}));
   EXPECT_TRUE(
       is_tensor(infer("nn.softmax", {x}, Attrs({{"axis", AttrValue::integer(0)}})), {n, I(4)}));
@@ -310,8 +310,8 @@ TEST_F(OpsTest, AttributeSchema) {
             "R.sum: unknown attribute 'axes' (expected axis, keepdims)");
   EXPECT_EQ(infer_error("add", {x, x}, Attrs({{"axis", AttrValue::integer(1)}})),
             "R.add: unknown attribute 'axis' (it takes none)");
-  EXPECT_EQ(infer_error("add", {x}), "R.add: missing argument 'rhs'");
-  EXPECT_EQ(infer_error("add", {x, x, x}), "R.add takes at most 2 argument(s) (lhs, rhs), got 3");
+  EXPECT_EQ(infer_error("add", {x}), "R.add: missing argument 'x2'");
+  EXPECT_EQ(infer_error("add", {x, x, x}), "R.add takes at most 2 argument(s) (x1, x2), got 3");
   EXPECT_EQ(infer_error("add", {x, x}, {}, {tensor({I(2)})}),
             "R.add takes no StructInfo arguments (sinfo_args/out_sinfo)");
   EXPECT_EQ(infer_error("ad", {x, x}), "unknown operator 'R.ad'");

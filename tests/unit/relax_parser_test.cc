@@ -618,7 +618,7 @@ class Module:
 
 TEST(RelaxParser, OperatorKeywordsAndAttributes) {
   IRModule m = text::parse_module(relax_module(R"(        s = R.sum(x, axis=[1], keepdims=True)
-        t = R.add(lhs=x, rhs=y)
+        t = R.add(x1=x, x2=y)
         u = R.permute_dims(x, axes=None)
         return s
 )"));
@@ -699,13 +699,13 @@ TEST(RelaxParserErrors, UnknownOperatorsAndNames) {
 
 TEST(RelaxParserErrors, ArgumentCountsAndKeywords) {
   EXPECT_EQ(error_of(relax_module("        lv0 = R.add(x)\n        return lv0\n")),
-            "5:15: R.add is missing argument 'rhs'");
+            "5:15: R.add is missing argument 'x2'");
   EXPECT_EQ(error_of(relax_module("        lv0 = R.add(x, y, x)\n        return lv0\n")),
-            "5:27: R.add takes 2 arguments (lhs, rhs), got 3");
+            "5:27: R.add takes 2 arguments (x1, x2), got 3");
   EXPECT_EQ(error_of(relax_module("        lv0 = R.sum(x, axs=[1])\n        return lv0\n")),
             "5:24: R.sum got an unknown keyword argument 'axs'");
-  EXPECT_EQ(error_of(relax_module("        lv0 = R.add(x, lhs=y)\n        return lv0\n")),
-            "5:24: R.add got two values for argument 'lhs'");
+  EXPECT_EQ(error_of(relax_module("        lv0 = R.add(x, x1=y)\n        return lv0\n")),
+            "5:24: R.add got two values for argument 'x1'");
   EXPECT_EQ(error_of(relax_module("        lv0 = R.const(1, \"int32\", 2)\n        return lv0\n")),
             "5:35: R.const takes at most 2 arguments (value, dtype), got 3");
   EXPECT_EQ(error_of(relax_module("        lv0 = R.shape([2], ndim=1)\n        return lv0\n")),

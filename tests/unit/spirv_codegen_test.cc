@@ -94,6 +94,13 @@ TEST(SpirvCodegen, MathChainUsesGlslStd450) {
   EXPECT_TRUE(has(text, "OpFDiv"));  // sigmoid and erf's t
 }
 
+TEST(SpirvCodegen, InverseAndHyperbolicFunctionsAreGlslStd450) {
+  std::string text = compile_checked(kernel_named("inverse_and_hyperbolic", {128, 1, 1}));
+  for (const char* f : {"Atan2", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"}) {
+    EXPECT_TRUE(has(text, std::string(" ") + f + " ")) << f;
+  }
+}
+
 TEST(SpirvCodegen, SharedMemoryTreeReductionWithBarriers) {
   tir::DeviceKernel kernel = kernel_named("row_sum", {64, 1, 1});
   kernel.shared_memory_bytes = 64 * 4;
@@ -154,6 +161,22 @@ TEST(SpirvCodegen, Int8Buffers) {
   EXPECT_TRUE(has(text, "OpExtension \"SPV_KHR_8bit_storage\""));
   EXPECT_TRUE(has(text, "ArrayStride 1"));
   EXPECT_TRUE(has(text, "OpSConvert %int"));
+}
+
+// SPIR-V's bool has no size in memory: a bool buffer holds one byte per element, read as
+// != 0 and written as 0 or 1.
+TEST(SpirvCodegen, BoolBuffersAreBytes) {
+  std::string text = compile_checked(kernel_named("bool_less", {64, 1, 1}));
+  EXPECT_TRUE(has(text, "OpCapability StorageBuffer8BitAccess"));
+  EXPECT_TRUE(has(text, "ArrayStride 1"));
+  EXPECT_TRUE(has(text, "OpINotEqual %bool"));
+  EXPECT_TRUE(has(text, "OpSelect %uchar"));
+}
+
+TEST(SpirvCodegen, BoolBufferOnMobileIsDiagnosed) {
+  EXPECT_EQ(error_of(kernel_named("bool_less", {64, 1, 1}), vulkan_profile("mobile")),
+            "kernel 'bool_less_kernel': bool buffer 'B' is stored as bytes, and target "
+            "'vulkan -profile=mobile' has no 8-bit storage");
 }
 
 TEST(SpirvCodegen, Int64ScalarParamsAreAlignedTo8) {

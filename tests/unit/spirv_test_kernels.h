@@ -46,6 +46,16 @@ class Module:
                     B[bx * 128 + tx] = T.erf(T.sigmoid(T.tanh(T.exp(x)))) + T.log2(T.sqrt(T.fabs(x) + T.float32(1)))
 
     @T.prim_func
+    def inverse_and_hyperbolic(a: T.handle, b: T.handle, n: T.int32):
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (n,))
+        for bx in T.thread_binding((n + 127) // 128, thread="blockIdx.x"):
+            for tx in T.thread_binding(128, thread="threadIdx.x"):
+                if bx * 128 + tx < n:
+                    x: T.float32 = A[bx * 128 + tx]
+                    B[bx * 128 + tx] = T.asin(x) + T.acos(x) + T.atan(x) + T.sinh(x) + T.cosh(x) + T.asinh(x) + T.acosh(x + T.float32(2)) + T.atanh(x)
+
+    @T.prim_func
     def row_sum(a: T.handle, s: T.handle, rows: T.int32, cols: T.int32):
         A = T.match_buffer(a, (rows * cols,))
         S = T.match_buffer(s, (rows,))
@@ -119,6 +129,16 @@ class Module:
                 if bx * 64 + tx < n:
                     B[bx * 64 + tx] = A[bx * 64 + tx] + T.int8(1)
                     C[bx * 64 + tx] = T.Cast("int32", A[bx * 64 + tx]) * 3
+
+    @T.prim_func
+    def bool_less(a: T.handle, b: T.handle, c: T.handle, n: T.int32):
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (n,), "bool")
+        C = T.match_buffer(c, (n,), "bool")
+        for bx in T.thread_binding((n + 63) // 64, thread="blockIdx.x"):
+            for tx in T.thread_binding(64, thread="threadIdx.x"):
+                if bx * 64 + tx < n:
+                    C[bx * 64 + tx] = (A[bx * 64 + tx] < T.float32(0)) != B[bx * 64 + tx]
 
     @T.prim_func
     def int64_param(a: T.handle, b: T.handle, m: T.int32, n: T.int64):

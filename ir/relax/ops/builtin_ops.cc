@@ -8,6 +8,9 @@ namespace relaxc::relax {
 void register_builtin_ops() {
   register_call_ops();
   register_elementwise_ops();
+  register_unary_ops();
+  register_binary_ops();
+  register_creation_ops();
   register_tensor_ops();
   register_memory_ops();
   register_data_dependent_ops();

@@ -31,6 +31,17 @@ PrimExpr as_int64(const PrimExpr& d) {
 
 }  // namespace
 
+OpInfo op_info(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
+               std::vector<OpAttrSpec> attrs) {
+  OpInfo info;
+  info.name = "relax." + name;
+  info.num_required_args = static_cast<int>(arg_names.size());
+  info.arg_names = std::move(arg_names);
+  info.attrs = std::move(attrs);
+  info.infer = std::move(infer);
+  return info;
+}
+
 std::string op_display_name(const CallNode* call) {
   return "R." + op_script_name(op_info_of(call).name);
 }
@@ -65,6 +76,18 @@ void require_float_dtype(const CallNode* call, size_t index, DataType dtype) {
   }
 }
 
+const PrimStructInfoNode& prim_arg(const CallNode* call, size_t index) {
+  RELAXC_ICHECK(index < call->args.size()) << op_display_name(call) << ": missing argument";
+  const StructInfo& sinfo = call->args[index]->struct_info;
+  const auto* prim = sinfo.as<PrimStructInfoNode>();
+  if (prim == nullptr) {
+    user_error(call->span) << op_display_name(call) << ": argument '" << op_arg_name(call, index)
+                           << "' must be a prim value (R.prim_value(...)), got "
+                           << text::print_node(sinfo);
+  }
+  return *prim;
+}
+
 int64_t int_attr(const CallNode* call, const std::string& name) {
   const AttrValue& v = attr_of(call, name);
   if (v.kind != AttrValue::Kind::Int) {
@@ -81,6 +104,16 @@ bool bool_attr(const CallNode* call, const std::string& name) {
                            << "' must be True or False";
   }
   return v.b;
+}
+
+double float_attr(const CallNode* call, const std::string& name) {
+  const AttrValue& v = attr_of(call, name);
+  if (v.kind == AttrValue::Kind::Int) return static_cast<double>(v.i);
+  if (v.kind != AttrValue::Kind::Float) {
+    user_error(call->span) << op_display_name(call) << ": attribute '" << name
+                           << "' must be a number";
+  }
+  return v.f;
 }
 
 DataType dtype_attr(const CallNode* call, const std::string& name) {

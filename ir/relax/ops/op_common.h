@@ -14,9 +14,17 @@ namespace relaxc::relax {
 // Registration of each family of operators (called by register_builtin_ops()).
 void register_call_ops();
 void register_elementwise_ops();
+void register_unary_ops();
+void register_binary_ops();
+void register_creation_ops();
 void register_tensor_ops();
 void register_memory_ops();
 void register_data_dependent_ops();
+
+// The OpInfo of operator `name` ("nn.relu", registered as relax.nn.relu) whose
+// arguments `arg_names` are all required.
+OpInfo op_info(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
+               std::vector<OpAttrSpec> attrs = {});
 
 // "R.add" for a call of relax.add.
 std::string op_display_name(const CallNode* call);
@@ -30,10 +38,15 @@ const TensorStructInfoNode& tensor_arg(const CallNode* call, size_t index);
 const std::vector<PrimExpr>* known_dims(const TensorStructInfoNode& tensor);
 // A UserError unless a known dtype of argument `index` is a floating-point type.
 void require_float_dtype(const CallNode* call, size_t index, DataType dtype);
+// Argument `index`'s PrimStructInfo, or a UserError at the call ("R.clip: argument 'min'
+// must be a prim value (R.prim_value(...)), got R.Tensor((2,), dtype=\"float32\")").
+const PrimStructInfoNode& prim_arg(const CallNode* call, size_t index);
 
 // Attributes, checked for kind ("R.sum: attribute 'keepdims' must be a bool").
 int64_t int_attr(const CallNode* call, const std::string& name);
 bool bool_attr(const CallNode* call, const std::string& name);
+// A float attribute; an integer literal (alpha=1) is taken as its value.
+double float_attr(const CallNode* call, const std::string& name);
 DataType dtype_attr(const CallNode* call, const std::string& name);
 // None (or absent) -> nullopt; otherwise a list of integers.
 std::optional<std::vector<int64_t>> optional_int_list_attr(const CallNode* call,

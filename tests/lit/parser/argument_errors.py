@@ -2,10 +2,10 @@
 # the operator registry) and for T. functions.
 #
 # RUN: sed 's/R.add(x, x)/R.add(x)/' %s | not %relaxc check - 2>&1 | FileCheck %s --check-prefix=MISSING
-# MISSING: <stdin>:22:13: error: R.add is missing argument 'rhs'
+# MISSING: <stdin>:22:13: error: R.add is missing argument 'x2'
 #
 # RUN: sed 's/R.add(x, x)/R.add(x, x, x)/' %s | not %relaxc check - 2>&1 | FileCheck %s --check-prefix=EXTRA
-# EXTRA: <stdin>:22:25: error: R.add takes 2 arguments (lhs, rhs), got 3
+# EXTRA: <stdin>:22:25: error: R.add takes 2 arguments (x1, x2), got 3
 #
 # RUN: sed 's/keepdims=True/keepdim=True/' %s | not %relaxc check - 2>&1 | FileCheck %s --check-prefix=KEYWORD
 # KEYWORD: <stdin>:23:32: error: R.sum got an unknown keyword argument 'keepdim'

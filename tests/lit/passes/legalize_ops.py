@@ -12,8 +12,8 @@
 # CHECK:          b: R.Tensor((m, 4), dtype="float32") = R.call_tir(cls.exp, (a,), out_sinfo=R.Tensor((m, 4), dtype="float32"))
 # CHECK-NEXT:     c: R.Tensor((m, 4), dtype="float32") = R.call_tir(cls.add, (b,), out_sinfo=R.Tensor((m, 4), dtype="float32"), tir_vars=R.shape([k]))
 # CHECK:      def exp(var_x: T.handle, var_T_exp: T.handle):
-# CHECK:      def add(var_lhs: T.handle, var_T_add: T.handle, k: T.int64):
-# CHECK:          T_add[v_ax0, v_ax1] = lhs[v_ax0, v_ax1] + T.Cast("float32", k)
+# CHECK:      def add(var_x1: T.handle, var_T_add: T.handle, k: T.int64):
+# CHECK:          T_add[v_ax0, v_ax1] = x1[v_ax0, v_ax1] + T.Cast("float32", k)
 # CHECK-NOT:  def exp1(
 
 # from tvm.script import ir as I

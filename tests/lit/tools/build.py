@@ -39,7 +39,7 @@
 # An operator on a tensor of unknown shape cannot become a TensorIR function: the error
 # names it, the binding, the argument and the place.
 # RUN: sh -c '%relaxc build %s --target vulkan -o %t/bad.rxe 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-LOWERING
-# NO-LOWERING: build.py:[[@LINE+24]]:{{[0-9]+}}: error: R.add (binding 'lv0'): cannot legalize: the shape of argument 'lhs' is not known (R.Tensor(dtype="float32", ndim=2)); the TensorIR function needs it (annotate it, or R.match_cast it to a shape)
+# NO-LOWERING: build.py:[[@LINE+24]]:{{[0-9]+}}: error: R.add (binding 'lv0'): cannot legalize: the shape of argument 'x1' is not known (R.Tensor(dtype="float32", ndim=2)); the TensorIR function needs it (annotate it, or R.match_cast it to a shape)
 # NO-LOWERING: exit status 1
 #
 # A module that is not well formed is refused before any pass runs.
