@@ -15,6 +15,8 @@ namespace relaxc::relax {
 void register_call_ops();
 void register_elementwise_ops();
 void register_tensor_ops();
+void register_manipulate_ops();
+void register_index_ops();
 void register_memory_ops();
 
 // "R.add" for a call of relax.add.
@@ -66,5 +68,17 @@ std::optional<std::vector<PrimExpr>> broadcast_shapes(
 
 // The product of `dims`, simplified (1 for none).
 PrimExpr dims_product(const std::vector<PrimExpr>& dims, arith::Analyzer& analyzer);
+
+// A strided_slice call's slice (index_ops.cc; its legalization reads the same): per
+// sliced axis, the first index read, the stride and the number of elements (int64,
+// symbolic where the dimension is). nullopt where the input's shape, a begin or an end
+// is unknown, or a stride is not a constant.
+struct StridedSlice {
+  std::vector<int> axes;
+  std::vector<PrimExpr> begins;
+  std::vector<int64_t> strides;
+  std::vector<PrimExpr> lengths;
+};
+std::optional<StridedSlice> strided_slice_of(const CallNode* call, arith::Analyzer& analyzer);
 
 }  // namespace relaxc::relax
