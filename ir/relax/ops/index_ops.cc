@@ -1,6 +1,9 @@
 // Indexing operators (TVM's relax/op/index.py and the gathers and scatters of
 // manipulate.py): strided_slice, dynamic_strided_slice, take, gather_elements,
 // gather_nd, scatter_elements, scatter_nd.
+#include <limits>
+
+#include "ir/relax/analysis.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/ops/op_common.h"
 #include "ir/relax/struct_info_analysis.h"
@@ -75,9 +78,9 @@ std::optional<std::vector<PrimExpr>> prim_tuple_arg(const CallNode* call, size_t
 
 // ---------------------------------------------------------------- strided_slice
 
-StructInfo infer_strided_slice(const CallNode* call, const BlockBuilder& bb) {
+StructInfo infer_strided_slice(const CallNode* call, const BlockBuilder&) {
   const TensorStructInfoNode& x = tensor_arg(call, 0);
-  std::optional<StridedSlice> slice = strided_slice_of(call, bb.analyzer());
+  std::optional<StridedSlice> slice = strided_slice_of(call);
   if (!slice) return tensor_sinfo_ndim(x.ndim, x.dtype);
   std::vector<PrimExpr> out = *known_dims(x);
   for (size_t k = 0; k < slice->axes.size(); ++k) out[slice->axes[k]] = slice->lengths[k];
@@ -285,8 +288,14 @@ OpInfo index_op(const std::string& name, std::vector<std::string> arg_names,
 
 }  // namespace
 
-std::optional<StridedSlice> strided_slice_of(const CallNode* call, arith::Analyzer& analyzer) {
+std::optional<StridedSlice> strided_slice_of(const CallNode* call) {
   const TensorStructInfoNode& x = tensor_arg(call, 0);
+  // The input's dimensions are not negative: knowing it, min(n, 5) and a symbolic end
+  // that is a dimension simplify.
+  arith::Analyzer analyzer;
+  for (const tir::Var& v : free_symbolic_vars(call->args[0]->struct_info)) {
+    analyzer.bind_bounds(v, 0, std::numeric_limits<int64_t>::max());
+  }
   bool assume_inbound = bool_attr(call, "assume_inbound");
   bool has_strides = call->args.size() > 4;
   std::optional<std::vector<PrimExpr>> axes = prim_tuple_arg(call, 1);

@@ -353,7 +353,8 @@ StructInfo infer_split(const CallNode* call, const BlockBuilder& bb) {
   std::vector<StructInfo> fields;
   for (size_t k = 0; k < count; ++k) {
     std::vector<PrimExpr> shape = *dims;
-    shape[axis] = analyzer.simplify(tir::max(tir::sub(bounds[k + 1], bounds[k]), const_dim(0)));
+    PrimExpr length = tir::sub(bounds[k + 1], bounds[k]);
+    shape[axis] = analyzer.simplify(sections ? length : tir::max(length, const_dim(0)));
     fields.push_back(tensor_sinfo(std::move(shape), x.dtype));
   }
   return tuple_sinfo(std::move(fields));

@@ -79,6 +79,6 @@ struct StridedSlice {
   std::vector<int64_t> strides;
   std::vector<PrimExpr> lengths;
 };
-std::optional<StridedSlice> strided_slice_of(const CallNode* call, arith::Analyzer& analyzer);
+std::optional<StridedSlice> strided_slice_of(const CallNode* call);
 
 }  // namespace relaxc::relax
