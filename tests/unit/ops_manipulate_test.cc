@@ -112,6 +112,10 @@ TEST(OpsIndex, StridedSlice) {
                       "strides=[-2, 3])"),
             f32("(n, 2, 3)"));
   EXPECT_EQ(infer(kX, "R.strided_slice(x, [0], [1], [n])"), f32("(T.max(0, n - T.min(n, 1)), 4, 6)"));
+  // ONNX's "to the end": INT64_MAX forward, INT64_MIN backward.
+  EXPECT_EQ(infer(kX, "R.strided_slice(x, [0, 1], [0, -1], [9223372036854775807, "
+                      "-9223372036854775807], [1, -1])"),
+            f32("(n, 4, 6)"));
   EXPECT_EQ(error(kX, "R.strided_slice(x, [0], [1, 2], [3])"),
             "R.strided_slice: argument 'begin' has 2 entries but argument 'axes' has 1");
   EXPECT_EQ(error(kX, "R.strided_slice(x, [3], [1], [3])"),

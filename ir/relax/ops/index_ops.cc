@@ -345,17 +345,22 @@ std::optional<StridedSlice> strided_slice_of(const CallNode* call) {
     PrimExpr n64 = n->dtype == DataType::Int(64) ? n : tir::cast(DataType::Int(64), n);
     // numpy's rules: a negative index counts from the end; out of range ones are
     // clamped to [0, n] going forward, [-1, n - 1] going backward.
+    // ONNX writes "to the end" as INT64_MAX (and INT64_MIN backward): an index past
+    // 2^31 is past every dimension, as kernels index in 32 bits.
+    constexpr int64_t kPastEveryDim = int64_t{1} << 31;
     auto normalize = [&](const PrimExpr& index) {
+      PrimExpr lo = stride > 0 ? const_dim(0) : const_dim(-1);
+      PrimExpr hi = stride > 0 ? n64 : tir::sub(n64, const_dim(1));
       PrimExpr from_end = tir::add(index, n64);
       PrimExpr v;
       if (const int64_t* c = tir::as_const_int(index)) {
+        if (!assume_inbound && *c >= kPastEveryDim) return analyzer.simplify(hi);
+        if (!assume_inbound && *c <= -kPastEveryDim) return lo;
         v = *c < 0 ? from_end : index;
       } else {
         v = tir::select(tir::lt(index, const_dim(0)), from_end, index);
       }
       if (assume_inbound) return analyzer.simplify(v);
-      PrimExpr lo = stride > 0 ? const_dim(0) : const_dim(-1);
-      PrimExpr hi = stride > 0 ? n64 : tir::sub(n64, const_dim(1));
       return analyzer.simplify(tir::min(tir::max(v, lo), hi));
     };
     PrimExpr b = normalize((*begin)[k]);
