@@ -55,22 +55,22 @@ TEST(OpsManipulate, Concat) {
   EXPECT_EQ(error("a: R.Tensor((2, 4), \"float32\"), b: R.Tensor((4,), \"float32\")",
                   "R.concat((a, b), axis=0)"),
             "R.concat: tensors have different ranks: 2 (tensors[0]) vs 1 (tensors[1])");
-  EXPECT_EQ(error("a: R.Tensor((2, 4), \"float32\"), b: R.Tensor((2, 4), \"int32\")",
-                  "R.concat((a, b))"),
-            "R.concat: tensor dtypes differ: float32 (tensors[0]) vs int32 (tensors[1])");
+  EXPECT_EQ(
+      error("a: R.Tensor((2, 4), \"float32\"), b: R.Tensor((2, 4), \"int32\")", "R.concat((a, b))"),
+      "R.concat: tensor dtypes differ: float32 (tensors[0]) vs int32 (tensors[1])");
 }
 
 TEST(OpsManipulate, Split) {
-  EXPECT_EQ(infer(kX, "R.split(x, indices_or_sections=3, axis=-1)"),
-            "R.Tuple(" + f32("(n, 4, 2)") + ", " + f32("(n, 4, 2)") + ", " + f32("(n, 4, 2)") +
-                ")");
+  EXPECT_EQ(
+      infer(kX, "R.split(x, indices_or_sections=3, axis=-1)"),
+      "R.Tuple(" + f32("(n, 4, 2)") + ", " + f32("(n, 4, 2)") + ", " + f32("(n, 4, 2)") + ")");
   EXPECT_EQ(infer(kX, "R.split(x, indices_or_sections=[1, 5, 9], axis=2)"),
             "R.Tuple(" + f32("(n, 4, 1)") + ", " + f32("(n, 4, 4)") + ", " + f32("(n, 4, 1)") +
                 ", " + f32("(n, 4, 0)") + ")");
   // Sections of a symbolic dimension: ceil(n / 2), and the rest.
-  EXPECT_EQ(infer(kX, "R.split(x, indices_or_sections=2)"),
-            "R.Tuple(" + f32("((n + 1) // 2, 4, 6)") + ", " + f32("(n - (n + 1) // 2, 4, 6)") +
-                ")");
+  EXPECT_EQ(
+      infer(kX, "R.split(x, indices_or_sections=2)"),
+      "R.Tuple(" + f32("((n + 1) // 2, 4, 6)") + ", " + f32("(n - (n + 1) // 2, 4, 6)") + ")");
   EXPECT_EQ(error(kX, "R.split(x, indices_or_sections=0)"),
             "R.split: attribute 'indices_or_sections': the number of sections must be positive, "
             "got 0");
@@ -108,13 +108,16 @@ TEST(OpsIndex, StridedSlice) {
                   "(R.prim_value(5),), (R.prim_value(2),), assume_inbound=False)"),
             f32("(n, 4, 2)"));
   // Negative and reverse strides, ends past the dimension, negative axes.
-  EXPECT_EQ(infer(kX, "R.strided_slice(x, axes=[-1, 1], begin=[-1, 0], end=[-100, 99], "
-                      "strides=[-2, 3])"),
+  EXPECT_EQ(infer(kX,
+                  "R.strided_slice(x, axes=[-1, 1], begin=[-1, 0], end=[-100, 99], "
+                  "strides=[-2, 3])"),
             f32("(n, 2, 3)"));
-  EXPECT_EQ(infer(kX, "R.strided_slice(x, [0], [1], [n])"), f32("(T.max(0, n - T.min(n, 1)), 4, 6)"));
+  EXPECT_EQ(infer(kX, "R.strided_slice(x, [0], [1], [n])"),
+            f32("(T.max(0, n - T.min(n, 1)), 4, 6)"));
   // ONNX's "to the end": INT64_MAX forward, INT64_MIN backward.
-  EXPECT_EQ(infer(kX, "R.strided_slice(x, [0, 1], [0, -1], [9223372036854775807, "
-                      "-9223372036854775807], [1, -1])"),
+  EXPECT_EQ(infer(kX,
+                  "R.strided_slice(x, [0, 1], [0, -1], [9223372036854775807, "
+                  "-9223372036854775807], [1, -1])"),
             f32("(n, 4, 6)"));
   EXPECT_EQ(error(kX, "R.strided_slice(x, [0], [1, 2], [3])"),
             "R.strided_slice: argument 'begin' has 2 entries but argument 'axes' has 1");
@@ -126,10 +129,10 @@ TEST(OpsIndex, StridedSlice) {
 }
 
 TEST(OpsIndex, DynamicStridedSlice) {
-  const char* p = "x: R.Tensor((\"n\", 4), \"float32\"), b: R.Tensor((2,), \"int64\"), "
-                  "c: R.Tensor((3,), \"int64\")";
-  EXPECT_EQ(infer(p, "R.dynamic_strided_slice(x, b, b, b)"),
-            "R.Tensor(dtype=\"float32\", ndim=2)");
+  const char* p =
+      "x: R.Tensor((\"n\", 4), \"float32\"), b: R.Tensor((2,), \"int64\"), "
+      "c: R.Tensor((3,), \"int64\")";
+  EXPECT_EQ(infer(p, "R.dynamic_strided_slice(x, b, b, b)"), "R.Tensor(dtype=\"float32\", ndim=2)");
   EXPECT_EQ(error(p, "R.dynamic_strided_slice(x, b, c, b)"),
             "R.dynamic_strided_slice: argument 'end' has 3 entries but argument 'x' has 2 "
             "dimension(s)");
@@ -138,9 +141,9 @@ TEST(OpsIndex, DynamicStridedSlice) {
 TEST(OpsIndex, Take) {
   EXPECT_EQ(infer(kX, "R.take(x, i, axis=1)"), f32("(n, m, 6)"));
   EXPECT_EQ(infer(kX, "R.take(x, i, axis=-1, mode=\"wrap\")"), f32("(n, 4, m)"));
-  EXPECT_EQ(infer("v: R.Tensor((\"n\",), \"float32\"), j: R.Tensor((2, 3), \"int32\")",
-                  "R.take(v, j)"),
-            f32("(2, 3)"));
+  EXPECT_EQ(
+      infer("v: R.Tensor((\"n\",), \"float32\"), j: R.Tensor((2, 3), \"int32\")", "R.take(v, j)"),
+      f32("(2, 3)"));
   EXPECT_EQ(error(kX, "R.take(x, i)"),
             "R.take: without attribute 'axis', argument 'x' must be 1-D, got 3 dimension(s)");
   EXPECT_EQ(error(kX, "R.take(x, x, axis=0)"),
@@ -150,8 +153,9 @@ TEST(OpsIndex, Take) {
 }
 
 TEST(OpsIndex, Gathers) {
-  const char* p = "d: R.Tensor((\"n\", 4, 5), \"float32\"), j: R.Tensor((\"n\", 2, 5), \"int64\"), "
-                  "k: R.Tensor((\"m\", 2), \"int64\"), b: R.Tensor((\"n\", 3, 1), \"int64\")";
+  const char* p =
+      "d: R.Tensor((\"n\", 4, 5), \"float32\"), j: R.Tensor((\"n\", 2, 5), \"int64\"), "
+      "k: R.Tensor((\"m\", 2), \"int64\"), b: R.Tensor((\"n\", 3, 1), \"int64\")";
   EXPECT_EQ(infer(p, "R.gather_elements(d, j, axis=1)"), f32("(n, 2, 5)"));
   EXPECT_EQ(error(p, "R.gather_elements(d, k)"),
             "R.gather_elements: argument 'indices' has 2 dimension(s) but argument 'data' has 3");
@@ -166,9 +170,10 @@ TEST(OpsIndex, Gathers) {
 }
 
 TEST(OpsIndex, Scatters) {
-  const char* p = "d: R.Tensor((\"n\", 4), \"float32\"), j: R.Tensor((\"n\", 2), \"int64\"), "
-                  "u: R.Tensor((\"n\", 2), \"float32\"), k: R.Tensor((3, 1), \"int64\"), "
-                  "v: R.Tensor((3, 4), \"float32\")";
+  const char* p =
+      "d: R.Tensor((\"n\", 4), \"float32\"), j: R.Tensor((\"n\", 2), \"int64\"), "
+      "u: R.Tensor((\"n\", 2), \"float32\"), k: R.Tensor((3, 1), \"int64\"), "
+      "v: R.Tensor((3, 4), \"float32\")";
   EXPECT_EQ(infer(p, "R.scatter_elements(d, j, u, axis=1, reduction=\"add\")"), f32("(n, 4)"));
   EXPECT_EQ(error(p, "R.scatter_elements(d, j, v)"),
             "R.scatter_elements: dimension 1 differs: 2 (indices) vs 4 (updates)");

@@ -121,8 +121,8 @@ StructInfo infer_take(const CallNode* call, const BlockBuilder&) {
   int64_t axis_attr = has_axis ? int_attr(call, "axis") : 0;
   if (!has_axis && x.ndim >= 0 && x.ndim != 1) {
     user_error(call->span) << op_display_name(call)
-                           << ": without attribute 'axis', argument 'x' must be 1-D, got "
-                           << x.ndim << " dimension(s)";
+                           << ": without attribute 'axis', argument 'x' must be 1-D, got " << x.ndim
+                           << " dimension(s)";
   }
   if (x.ndim < 0 || indices.ndim < 0) return tensor_sinfo_ndim(-1, x.dtype);
   int axis = normalize_axis(call, "axis", axis_attr, x.ndim);
@@ -212,9 +212,10 @@ void require_same_dims(const CallNode* call, size_t a, const std::vector<PrimExp
                        size_t b, const std::vector<PrimExpr>& b_dims, arith::Analyzer& analyzer) {
   for (size_t d = 0; d < a_dims.size() && d < b_dims.size(); ++d) {
     if (prove_dim_equal(a_dims[d], b_dims[d], analyzer) == arith::Proof::False) {
-      user_error(call->span) << op_display_name(call) << ": dimension " << d << " differs: "
-                             << dim_str(a_dims[d]) << " (" << op_arg_name(call, a) << ") vs "
-                             << dim_str(b_dims[d]) << " (" << op_arg_name(call, b) << ")";
+      user_error(call->span) << op_display_name(call) << ": dimension " << d
+                             << " differs: " << dim_str(a_dims[d]) << " (" << op_arg_name(call, a)
+                             << ") vs " << dim_str(b_dims[d]) << " (" << op_arg_name(call, b)
+                             << ")";
     }
   }
 }
@@ -376,9 +377,9 @@ std::optional<StridedSlice> strided_slice_of(const CallNode* call) {
 }
 
 void register_index_ops() {
-  OpInfo strided_slice = index_op("strided_slice", {"x", "axes", "begin", "end", "strides"},
-                                  infer_strided_slice,
-                                  {{"assume_inbound", AttrValue::boolean(false)}});
+  OpInfo strided_slice =
+      index_op("strided_slice", {"x", "axes", "begin", "end", "strides"}, infer_strided_slice,
+               {{"assume_inbound", AttrValue::boolean(false)}});
   strided_slice.num_required_args = 4;  // strides defaults to ones
   register_op(std::move(strided_slice));
   register_op(index_op("dynamic_strided_slice", {"x", "begin", "end", "strides"},
@@ -389,8 +390,9 @@ void register_index_ops() {
                        {{"axis", AttrValue::integer(0)}}));
   register_op(index_op("gather_nd", {"data", "indices"}, infer_gather_nd,
                        {{"batch_dims", AttrValue::integer(0)}}));
-  register_op(index_op("scatter_elements", {"data", "indices", "updates"}, infer_scatter_elements,
-                       {{"axis", AttrValue::integer(0)}, {"reduction", AttrValue::string("update")}}));
+  register_op(
+      index_op("scatter_elements", {"data", "indices", "updates"}, infer_scatter_elements,
+               {{"axis", AttrValue::integer(0)}, {"reduction", AttrValue::string("update")}}));
   register_op(index_op("scatter_nd", {"data", "indices", "updates"}, infer_scatter_nd,
                        {{"reduction", AttrValue::string("update")}}));
 }

@@ -265,9 +265,8 @@ StructInfo infer_concat(const CallNode* call, const BlockBuilder& bb) {
     if (dtype.is_void()) dtype = tensors[i]->dtype;
     if (!axis) continue;
     if (ndim >= 0 && tensors[i]->ndim >= 0 && tensors[i]->ndim != ndim) {
-      user_error(call->span) << op_display_name(call) << ": tensors have different ranks: "
-                             << ndim << " (tensors[0]) vs " << tensors[i]->ndim << " (" << label
-                             << ")";
+      user_error(call->span) << op_display_name(call) << ": tensors have different ranks: " << ndim
+                             << " (tensors[0]) vs " << tensors[i]->ndim << " (" << label << ")";
     }
     if (ndim < 0) ndim = tensors[i]->ndim;
   }
@@ -331,16 +330,16 @@ StructInfo infer_split(const CallNode* call, const BlockBuilder& bb) {
   std::vector<PrimExpr> bounds;  // count + 1 boundaries along the axis
   if (sections) {
     // TVM: ceil(n / sections) for each part, the rest for the last.
-    PrimExpr part = analyzer.simplify(
-        tir::floordiv(tir::add(n, const_dim(spec->i - 1)), const_dim(spec->i)));
+    PrimExpr part =
+        analyzer.simplify(tir::floordiv(tir::add(n, const_dim(spec->i - 1)), const_dim(spec->i)));
     for (int64_t k = 0; k < spec->i; ++k) bounds.push_back(tir::mul(part, const_dim(k)));
     PrimExpr last = analyzer.simplify(tir::sub(n, bounds.back()));
     const int64_t* last_c = tir::as_const_int(last);
     if (last_c != nullptr && *last_c < 0) {
-      user_error(call->span) << op_display_name(call) << ": attribute 'indices_or_sections': "
-                             << dim_str(n) << " (dimension " << axis
-                             << " of argument 'x') cannot be split into " << spec->i
-                             << " sections of " << dim_str(part);
+      user_error(call->span) << op_display_name(call)
+                             << ": attribute 'indices_or_sections': " << dim_str(n)
+                             << " (dimension " << axis << " of argument 'x') cannot be split into "
+                             << spec->i << " sections of " << dim_str(part);
     }
   } else {
     // Indices past either end are clamped, as numpy and TVM do.
@@ -367,13 +366,12 @@ StructInfo infer_broadcast_to(const CallNode* call, const BlockBuilder& bb) {
   const Expr& target = call->args[1];
   const auto* shape_info = target->struct_info.as<ShapeStructInfoNode>();
   if (shape_info == nullptr) {
-    user_error(call->span) << op_display_name(call)
-                           << ": argument 'shape' must be a shape, got "
+    user_error(call->span) << op_display_name(call) << ": argument 'shape' must be a shape, got "
                            << text::print_node(target->struct_info);
   }
   if (x.ndim >= 0 && shape_info->ndim >= 0 && x.ndim > shape_info->ndim) {
-    user_error(call->span) << op_display_name(call) << ": cannot broadcast a tensor of "
-                           << x.ndim << " dimensions to a shape of " << shape_info->ndim;
+    user_error(call->span) << op_display_name(call) << ": cannot broadcast a tensor of " << x.ndim
+                           << " dimensions to a shape of " << shape_info->ndim;
   }
   const std::vector<PrimExpr>* dims = known_dims(x);
   if (dims != nullptr && shape_info->values) {
