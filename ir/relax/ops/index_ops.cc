@@ -276,17 +276,6 @@ StructInfo infer_scatter_nd(const CallNode* call, const BlockBuilder& bb) {
   return call->args[0]->struct_info;
 }
 
-OpInfo index_op(const std::string& name, std::vector<std::string> arg_names,
-                InferStructInfoFn infer, std::vector<OpAttrSpec> attrs = {}) {
-  OpInfo info;
-  info.name = "relax." + name;
-  info.num_required_args = static_cast<int>(arg_names.size());
-  info.arg_names = std::move(arg_names);
-  info.attrs = std::move(attrs);
-  info.infer = std::move(infer);
-  return info;
-}
-
 }  // namespace
 
 std::optional<StridedSlice> strided_slice_of(const CallNode* call) {
@@ -378,23 +367,23 @@ std::optional<StridedSlice> strided_slice_of(const CallNode* call) {
 
 void register_index_ops() {
   OpInfo strided_slice =
-      index_op("strided_slice", {"x", "axes", "begin", "end", "strides"}, infer_strided_slice,
-               {{"assume_inbound", AttrValue::boolean(false)}});
+      make_op("strided_slice", {"x", "axes", "begin", "end", "strides"}, infer_strided_slice,
+              {{"assume_inbound", AttrValue::boolean(false)}});
   strided_slice.num_required_args = 4;  // strides defaults to ones
   register_op(std::move(strided_slice));
-  register_op(index_op("dynamic_strided_slice", {"x", "begin", "end", "strides"},
-                       infer_dynamic_strided_slice));
-  register_op(index_op("take", {"x", "indices"}, infer_take,
-                       {{"axis", AttrValue::none()}, {"mode", AttrValue::string("fast")}}));
-  register_op(index_op("gather_elements", {"data", "indices"}, infer_gather_elements,
-                       {{"axis", AttrValue::integer(0)}}));
-  register_op(index_op("gather_nd", {"data", "indices"}, infer_gather_nd,
-                       {{"batch_dims", AttrValue::integer(0)}}));
+  register_op(make_op("dynamic_strided_slice", {"x", "begin", "end", "strides"},
+                      infer_dynamic_strided_slice));
+  register_op(make_op("take", {"x", "indices"}, infer_take,
+                      {{"axis", AttrValue::none()}, {"mode", AttrValue::string("fast")}}));
+  register_op(make_op("gather_elements", {"data", "indices"}, infer_gather_elements,
+                      {{"axis", AttrValue::integer(0)}}));
+  register_op(make_op("gather_nd", {"data", "indices"}, infer_gather_nd,
+                      {{"batch_dims", AttrValue::integer(0)}}));
   register_op(
-      index_op("scatter_elements", {"data", "indices", "updates"}, infer_scatter_elements,
-               {{"axis", AttrValue::integer(0)}, {"reduction", AttrValue::string("update")}}));
-  register_op(index_op("scatter_nd", {"data", "indices", "updates"}, infer_scatter_nd,
-                       {{"reduction", AttrValue::string("update")}}));
+      make_op("scatter_elements", {"data", "indices", "updates"}, infer_scatter_elements,
+              {{"axis", AttrValue::integer(0)}, {"reduction", AttrValue::string("update")}}));
+  register_op(make_op("scatter_nd", {"data", "indices", "updates"}, infer_scatter_nd,
+                      {{"reduction", AttrValue::string("update")}}));
 }
 
 }  // namespace relaxc::relax

@@ -471,57 +471,44 @@ StructInfo infer_scan(const CallNode* call, const BlockBuilder& bb) {
   return tensor_sinfo_ndim(x.ndim, dtype);
 }
 
-OpInfo manipulate_op(const std::string& name, std::vector<std::string> arg_names,
-                     InferStructInfoFn infer, std::vector<OpAttrSpec> attrs = {}) {
-  OpInfo info;
-  info.name = "relax." + name;
-  info.num_required_args = static_cast<int>(arg_names.size());
-  info.arg_names = std::move(arg_names);
-  info.attrs = std::move(attrs);
-  info.infer = std::move(infer);
-  return info;
-}
-
 }  // namespace
 
 void register_manipulate_ops() {
-  OpInfo reshape = manipulate_op("reshape", {"x", "shape"}, infer_reshape);
+  OpInfo reshape = make_op("reshape", {"x", "shape"}, infer_reshape);
   reshape.canonicalize = canonicalize_reshape;
   register_op(std::move(reshape));
-  register_op(manipulate_op("flatten", {"x"}, infer_flatten));
-  register_op(
-      manipulate_op("permute_dims", {"x"}, infer_permute_dims, {{"axes", AttrValue::none()}}));
+  register_op(make_op("flatten", {"x"}, infer_flatten));
+  register_op(make_op("permute_dims", {"x"}, infer_permute_dims, {{"axes", AttrValue::none()}}));
 
-  OpInfo expand_dims = manipulate_op("expand_dims", {"x"}, infer_expand_dims,
-                                     {{"axis", AttrValue::none(), /*required=*/true}});
+  OpInfo expand_dims = make_op("expand_dims", {"x"}, infer_expand_dims,
+                               {{"axis", AttrValue::none(), /*required=*/true}});
   expand_dims.canonicalize = int_to_list({"axis"});
   register_op(std::move(expand_dims));
-  OpInfo squeeze = manipulate_op("squeeze", {"x"}, infer_squeeze, {{"axis", AttrValue::none()}});
+  OpInfo squeeze = make_op("squeeze", {"x"}, infer_squeeze, {{"axis", AttrValue::none()}});
   squeeze.canonicalize = int_to_list({"axis"});
   register_op(std::move(squeeze));
 
-  register_op(
-      manipulate_op("concat", {"tensors"}, infer_concat, {{"axis", AttrValue::integer(0)}}));
-  register_op(manipulate_op("split", {"x"}, infer_split,
-                            {{"indices_or_sections", AttrValue::none(), /*required=*/true},
-                             {"axis", AttrValue::integer(0)}}));
-  register_op(manipulate_op("broadcast_to", {"x", "shape"}, infer_broadcast_to));
+  register_op(make_op("concat", {"tensors"}, infer_concat, {{"axis", AttrValue::integer(0)}}));
+  register_op(make_op("split", {"x"}, infer_split,
+                      {{"indices_or_sections", AttrValue::none(), /*required=*/true},
+                       {"axis", AttrValue::integer(0)}}));
+  register_op(make_op("broadcast_to", {"x", "shape"}, infer_broadcast_to));
 
-  OpInfo tile = manipulate_op("tile", {"data"}, infer_tile,
-                              {{"repeats", AttrValue::none(), /*required=*/true}});
+  OpInfo tile =
+      make_op("tile", {"data"}, infer_tile, {{"repeats", AttrValue::none(), /*required=*/true}});
   tile.canonicalize = int_to_list({"repeats"});
   register_op(std::move(tile));
-  register_op(manipulate_op(
-      "repeat", {"data"}, infer_repeat,
-      {{"repeats", AttrValue::none(), /*required=*/true}, {"axis", AttrValue::none()}}));
-  register_op(manipulate_op("flip", {"data"}, infer_flip,
-                            {{"axis", AttrValue::none(), /*required=*/true}}));
+  register_op(
+      make_op("repeat", {"data"}, infer_repeat,
+              {{"repeats", AttrValue::none(), /*required=*/true}, {"axis", AttrValue::none()}}));
+  register_op(
+      make_op("flip", {"data"}, infer_flip, {{"axis", AttrValue::none(), /*required=*/true}}));
 
   for (const char* scan : {"cumsum", "cumprod"}) {
-    register_op(manipulate_op(scan, {"data"}, infer_scan,
-                              {{"axis", AttrValue::none()},
-                               {"dtype", AttrValue::data_type(DataType::Void())},
-                               {"exclusive", AttrValue::boolean(false)}}));
+    register_op(make_op(scan, {"data"}, infer_scan,
+                        {{"axis", AttrValue::none()},
+                         {"dtype", AttrValue::data_type(DataType::Void())},
+                         {"exclusive", AttrValue::boolean(false)}}));
   }
 }
 

@@ -31,6 +31,17 @@ PrimExpr as_int64(const PrimExpr& d) {
 
 }  // namespace
 
+OpInfo make_op(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
+               std::vector<OpAttrSpec> attrs) {
+  OpInfo info;
+  info.name = "relax." + name;
+  info.num_required_args = static_cast<int>(arg_names.size());
+  info.arg_names = std::move(arg_names);
+  info.attrs = std::move(attrs);
+  info.infer = std::move(infer);
+  return info;
+}
+
 std::string op_display_name(const CallNode* call) {
   return "R." + op_script_name(op_info_of(call).name);
 }

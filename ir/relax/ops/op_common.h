@@ -19,6 +19,10 @@ void register_manipulate_ops();
 void register_index_ops();
 void register_memory_ops();
 
+// The registry entry of operator "relax.<name>", every argument required.
+OpInfo make_op(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
+               std::vector<OpAttrSpec> attrs = {});
+
 // "R.add" for a call of relax.add.
 std::string op_display_name(const CallNode* call);
 // The registered name of argument `index` ("lhs"); the variadic name for extra ones.
