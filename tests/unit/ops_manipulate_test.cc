@@ -45,6 +45,14 @@ TEST(OpsManipulate, ExpandDimsAndSqueeze) {
             "R.squeeze: attribute 'axis': dimension 3 of argument 'x' is 3, not 1");
 }
 
+TEST(OpsManipulate, AttributesMayFollowTheArgumentsPositionally) {
+  EXPECT_EQ(infer(kX, "R.repeat(x, 2, 1)"), f32("(n, 8, 6)"));
+  EXPECT_EQ(infer(kX, "R.take(x, i, 2, \"clip\")"), f32("(n, 4, m)"));
+  EXPECT_EQ(error(kX, "R.flip(x, 1, 2)"),
+            "R.flip takes at most 2 arguments (data, axis), got 3");
+  EXPECT_EQ(error(kX, "R.repeat(x, 2, 1, axis=0)"), "R.repeat: attribute 'axis' is given twice");
+}
+
 TEST(OpsManipulate, Concat) {
   const char* p = "a: R.Tensor((\"n\", 4), \"float32\"), b: R.Tensor((\"n\", 2), \"float32\")";
   EXPECT_EQ(infer(p, "R.concat((a, b), axis=-1)"), f32("(n, 6)"));
