@@ -121,11 +121,14 @@ Expr legalize_concat(LegalizeContext& ctx) {
 // One function writes every part: part k reads the input from its first index on.
 Expr legalize_split(LegalizeContext& ctx) {
   const CallNode* call = ctx.call();
+  size_t count = call->struct_info.as<TupleStructInfoNode>()->fields.size();
+  // One part is the input itself (a call_tir of one output would give a tensor, not a
+  // tuple of one).
+  if (count == 1) return ctx.builder().tuple({call->args[0]}, call->span);
   tir::ComputeBuilder compute;
   tir::Tensor x = ctx.input(compute, 0);
   int axis = normalize_axis(call, "axis", int_attr_of(call, "axis"), x.ndim());
   const AttrValue& spec = *call->attrs.find("indices_or_sections");
-  size_t count = call->struct_info.as<TupleStructInfoNode>()->fields.size();
   const PrimExpr& n = x.shape()[axis];
   std::vector<tir::Tensor> parts;
   for (size_t k = 0; k < count; ++k) {
