@@ -34,6 +34,7 @@ const LegalizationTable& legalizations() {
     add_elementwise_legalizations(t);
     add_manipulate_legalizations(t);
     add_index_legalizations(t);
+    add_data_dependent_legalizations(t);
     return t;
   }();
   return table;

@@ -12,6 +12,7 @@ void register_builtin_ops() {
   register_manipulate_ops();
   register_index_ops();
   register_memory_ops();
+  register_data_dependent_ops();
 }
 
 }  // namespace relaxc::relax

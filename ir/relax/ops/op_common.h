@@ -18,6 +18,7 @@ void register_tensor_ops();
 void register_manipulate_ops();
 void register_index_ops();
 void register_memory_ops();
+void register_data_dependent_ops();
 
 // The registry entry of operator "relax.<name>", every argument required.
 OpInfo make_op(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,

@@ -24,6 +24,7 @@ using LegalizationTable = std::unordered_map<std::string, LegalizeFn>;  // by op
 void add_elementwise_legalizations(LegalizationTable& table);
 void add_manipulate_legalizations(LegalizationTable& table);
 void add_index_legalizations(LegalizationTable& table);
+void add_data_dependent_legalizations(LegalizationTable& table);
 
 // Whether legalize-ops replaces calls of the operator `op_name` ("relax.add").
 bool has_legalization(const std::string& op_name);
