@@ -247,11 +247,22 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
   // The parameters a keyword can name: a variadic operator's last one stands for the
   // trailing positional arguments.
   size_t named = op.variadic && !names.empty() ? names.size() - 1 : names.size();
+  // TVM's operator functions take the attributes after the arguments, so they may be
+  // given positionally too: R.repeat(x, 3, 1), R.expand_dims(x, 0).
+  std::vector<const PyExpr*> positional_attrs;
+  if (!op.variadic && !destination_passing && positional.size() > names.size()) {
+    size_t extra = std::min(positional.size() - names.size(), op.attrs.size());
+    positional_attrs.assign(positional.begin() + static_cast<long>(names.size()),
+                            positional.begin() + static_cast<long>(names.size() + extra));
+    positional.erase(positional.begin() + static_cast<long>(names.size()),
+                     positional.begin() + static_cast<long>(names.size() + extra));
+  }
   if (!op.variadic && positional.size() > names.size()) {
     std::vector<std::string> parameters = names;
     if (destination_passing) {
       parameters.insert(parameters.begin() + kOutSinfoPosition, op.sinfo_args_keyword);
     }
+    for (const relax::OpAttrSpec& spec : op.attrs) parameters.push_back(spec.name);
     std::string list;
     for (const std::string& n : parameters) list += (list.empty() ? "" : ", ") + n;
     user_error(call.args[parameters.size()]->span)
@@ -265,6 +276,16 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
   if (positional_sinfo != nullptr) sinfo = sinfo_args(*positional_sinfo);
   bool sinfo_given = false;
   std::vector<Attrs::Entry> attrs;
+  auto attr_value = [&](const PyExpr& value) {
+    if (const PyCall* dtype = as_call_of(value, "R.dtype")) {
+      auto args = bind_arguments(*dtype, "R.dtype", {"dtype"}, 1);
+      return AttrValue::data_type(parse_dtype(*args[0], true));
+    }
+    return parse_attr_value(value);
+  };
+  for (size_t i = 0; i < positional_attrs.size(); ++i) {
+    attrs.emplace_back(op.attrs[i].name, attr_value(*positional_attrs[i]));
+  }
   for (const PyKeyword& kw : call.keywords) {
     // TVM after 0.23 spells sinfo_args ty_args and out_sinfo out_ty; both are read.
     const std::string& keyword = op.sinfo_args_keyword;
@@ -293,12 +314,7 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
     if (spec == op.attrs.end()) {
       user_error(kw.span) << display << " got an unknown keyword argument '" << kw.name << "'";
     }
-    if (const PyCall* dtype = as_call_of(*kw.value, "R.dtype")) {
-      auto args = bind_arguments(*dtype, "R.dtype", {"dtype"}, 1);
-      attrs.emplace_back(kw.name, AttrValue::data_type(parse_dtype(*args[0], true)));
-    } else {
-      attrs.emplace_back(kw.name, parse_attr_value(*kw.value));
-    }
+    attrs.emplace_back(kw.name, attr_value(*kw.value));
   }
   size_t given = 0;
   while (given < slots.size() && slots[given] != nullptr) ++given;

@@ -32,6 +32,8 @@ const LegalizationTable& legalizations() {
   static const LegalizationTable table = [] {
     LegalizationTable t;
     add_elementwise_legalizations(t);
+    add_manipulate_legalizations(t);
+    add_index_legalizations(t);
     add_data_dependent_legalizations(t);
     add_creation_legalizations(t);
     return t;

@@ -97,7 +97,7 @@ StructInfo infer_astype(const CallNode* call, const BlockBuilder&) {
 }
 
 void register_binary(const std::string& name, DTypeRule rule, bool bool_result) {
-  register_op(op_info(name, {"x1", "x2"}, infer_binary(rule, bool_result)));
+  register_op(make_op(name, {"x1", "x2"}, infer_binary(rule, bool_result)));
 }
 
 }  // namespace
@@ -117,8 +117,8 @@ void register_binary_ops() {
     register_binary(name, DTypeRule::Integer, false);
   }
 
-  register_op(op_info("where", {"condition", "x1", "x2"}, infer_where));
-  register_op(op_info("astype", {"x"}, infer_astype,
+  register_op(make_op("where", {"condition", "x1", "x2"}, infer_where));
+  register_op(make_op("astype", {"x"}, infer_astype,
                       {{"dtype", AttrValue::data_type(DataType::Void()), true}}));
 }
 

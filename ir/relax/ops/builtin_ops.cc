@@ -12,6 +12,8 @@ void register_builtin_ops() {
   register_binary_ops();
   register_creation_ops();
   register_tensor_ops();
+  register_manipulate_ops();
+  register_index_ops();
   register_memory_ops();
   register_data_dependent_ops();
 }

@@ -177,20 +177,20 @@ OpAttrSpec dtype_spec(DataType default_dtype = DataType::Void(), bool required =
 }  // namespace
 
 void register_creation_ops() {
-  register_op(op_info("full", {"shape", "fill_value"}, infer_full, {dtype_spec()}));
-  register_op(op_info("full_like", {"x", "fill_value"}, infer_full_like, {dtype_spec()}));
+  register_op(make_op("full", {"shape", "fill_value"}, infer_full, {dtype_spec()}));
+  register_op(make_op("full_like", {"x", "fill_value"}, infer_full_like, {dtype_spec()}));
   for (const char* name : {"zeros", "ones"}) {
-    register_op(op_info(name, {"shape"}, infer_ones_zeros, {dtype_spec(DataType::Void(), true)}));
+    register_op(make_op(name, {"shape"}, infer_ones_zeros, {dtype_spec(DataType::Void(), true)}));
   }
   for (const char* name : {"zeros_like", "ones_like"}) {
-    register_op(op_info(name, {"x"}, infer_like, {dtype_spec()}));
+    register_op(make_op(name, {"x"}, infer_like, {dtype_spec()}));
   }
-  register_op(op_info("arange", {"start", "end", "step"}, infer_arange, {dtype_spec()}));
-  register_op(op_info("eye", {"n", "m", "k"}, infer_eye, {dtype_spec(DataType::Float(32))}));
+  register_op(make_op("arange", {"start", "end", "step"}, infer_arange, {dtype_spec()}));
+  register_op(make_op("eye", {"n", "m", "k"}, infer_eye, {dtype_spec(DataType::Float(32))}));
   for (const char* name : {"tril", "triu"}) {
-    register_op(op_info(name, {"x", "k"}, infer_tril_triu));
+    register_op(make_op(name, {"x", "k"}, infer_tril_triu));
   }
-  register_op(op_info("one_hot", {"indices", "on_value", "off_value"}, infer_one_hot,
+  register_op(make_op("one_hot", {"indices", "on_value", "off_value"}, infer_one_hot,
                       {{"depth", AttrValue::integer(0), true}, {"axis", AttrValue::integer(-1)}}));
 }
 

@@ -31,7 +31,7 @@ PrimExpr as_int64(const PrimExpr& d) {
 
 }  // namespace
 
-OpInfo op_info(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
+OpInfo make_op(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
                std::vector<OpAttrSpec> attrs) {
   OpInfo info;
   info.name = "relax." + name;

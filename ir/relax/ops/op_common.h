@@ -18,12 +18,13 @@ void register_unary_ops();
 void register_binary_ops();
 void register_creation_ops();
 void register_tensor_ops();
+void register_manipulate_ops();
+void register_index_ops();
 void register_memory_ops();
 void register_data_dependent_ops();
 
-// The OpInfo of operator `name` ("nn.relu", registered as relax.nn.relu) whose
-// arguments `arg_names` are all required.
-OpInfo op_info(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
+// The registry entry of operator "relax.<name>", every argument required.
+OpInfo make_op(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
                std::vector<OpAttrSpec> attrs = {});
 
 // "R.add" for a call of relax.add.
@@ -80,5 +81,17 @@ std::optional<std::vector<PrimExpr>> broadcast_shapes(
 
 // The product of `dims`, simplified (1 for none).
 PrimExpr dims_product(const std::vector<PrimExpr>& dims, arith::Analyzer& analyzer);
+
+// A strided_slice call's slice (index_ops.cc; its legalization reads the same): per
+// sliced axis, the first index read, the stride and the number of elements (int64,
+// symbolic where the dimension is). nullopt where the input's shape, a begin or an end
+// is unknown, or a stride is not a constant.
+struct StridedSlice {
+  std::vector<int> axes;
+  std::vector<PrimExpr> begins;
+  std::vector<int64_t> strides;
+  std::vector<PrimExpr> lengths;
+};
+std::optional<StridedSlice> strided_slice_of(const CallNode* call);
 
 }  // namespace relaxc::relax

@@ -110,30 +110,30 @@ void register_unary_ops() {
   for (const char* name :
        {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "log", "rsqrt",
         "sigmoid", "sin", "sinh", "sqrt", "tan", "tanh", "erf"}) {
-    register_op(op_info(name, {"x"}, infer_unary(DTypeRule::Float)));
+    register_op(make_op(name, {"x"}, infer_unary(DTypeRule::Float)));
   }
   for (const char* name :
        {"abs", "ceil", "floor", "logical_not", "negative", "round", "sign", "square", "trunc"}) {
-    register_op(op_info(name, {"x"}, infer_unary(DTypeRule::Any)));
+    register_op(make_op(name, {"x"}, infer_unary(DTypeRule::Any)));
   }
-  register_op(op_info("bitwise_not", {"x"}, infer_unary(DTypeRule::Integer)));
+  register_op(make_op("bitwise_not", {"x"}, infer_unary(DTypeRule::Integer)));
   for (const char* name : {"isfinite", "isinf", "isnan"}) {
-    register_op(op_info(name, {"x"}, infer_check));
+    register_op(make_op(name, {"x"}, infer_check));
   }
-  register_op(op_info("clip", {"x", "min", "max"}, infer_clip));
+  register_op(make_op("clip", {"x", "min", "max"}, infer_clip));
 
-  register_op(op_info("nn.relu", {"data"}, infer_unary(DTypeRule::Any)));
+  register_op(make_op("nn.relu", {"data"}, infer_unary(DTypeRule::Any)));
   for (const char* name : {"nn.gelu", "nn.gelu_tanh", "nn.silu"}) {
-    register_op(op_info(name, {"data"}, infer_unary(DTypeRule::Float)));
+    register_op(make_op(name, {"data"}, infer_unary(DTypeRule::Float)));
   }
   register_op(
-      op_info("nn.leakyrelu", {"data"}, infer_leakyrelu, {{"alpha", AttrValue::floating(0.01)}}));
+      make_op("nn.leakyrelu", {"data"}, infer_leakyrelu, {{"alpha", AttrValue::floating(0.01)}}));
   register_op(
-      op_info("nn.softplus", {"data"}, infer_softplus,
+      make_op("nn.softplus", {"data"}, infer_softplus,
               {{"beta", AttrValue::floating(1.0)}, {"threshold", AttrValue::floating(20.0)}}));
   register_op(
-      op_info("nn.prelu", {"data", "alpha"}, infer_prelu, {{"axis", AttrValue::integer(1)}}));
-  register_op(op_info("nn.dropout", {"data"}, infer_dropout, {{"rate", AttrValue::floating(0.5)}}));
+      make_op("nn.prelu", {"data", "alpha"}, infer_prelu, {{"axis", AttrValue::integer(1)}}));
+  register_op(make_op("nn.dropout", {"data"}, infer_dropout, {{"rate", AttrValue::floating(0.5)}}));
 }
 
 }  // namespace relaxc::relax

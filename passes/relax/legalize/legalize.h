@@ -22,6 +22,8 @@ using LegalizationTable = std::unordered_map<std::string, LegalizeFn>;  // by op
 
 // The families, each in legalize/<family>.cc: each adds its operators to `table`.
 void add_elementwise_legalizations(LegalizationTable& table);
+void add_manipulate_legalizations(LegalizationTable& table);
+void add_index_legalizations(LegalizationTable& table);
 void add_data_dependent_legalizations(LegalizationTable& table);
 void add_creation_legalizations(LegalizationTable& table);
 
