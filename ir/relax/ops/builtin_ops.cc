@@ -10,6 +10,10 @@ void register_builtin_ops() {
   register_elementwise_ops();
   register_tensor_ops();
   register_memory_ops();
+  register_statistical_ops();
+  register_linear_algebra_ops();
+  register_nn_norm_ops();
+  register_sort_ops();
 }
 
 }  // namespace relaxc::relax

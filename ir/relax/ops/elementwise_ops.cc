@@ -1,5 +1,5 @@
 // Element-wise operators: binary arithmetic with numpy broadcasting (add, subtract,
-// multiply, divide), unary exp and nn.relu, and nn.softmax.
+// multiply, divide), unary exp and nn.relu.
 #include "ir/relax/block_builder.h"
 #include "ir/relax/ops/op_common.h"
 #include "ir/text/printer.h"
@@ -55,14 +55,6 @@ StructInfo infer_float_unary(const CallNode* call, const BlockBuilder&) {
   return call->args[0]->struct_info;
 }
 
-StructInfo infer_softmax(const CallNode* call, const BlockBuilder&) {
-  const TensorStructInfoNode& x = tensor_arg(call, 0);
-  require_float_dtype(call, 0, x.dtype);
-  int64_t axis = int_attr(call, "axis");
-  if (x.ndim >= 0) normalize_axis(call, "axis", axis, x.ndim);
-  return call->args[0]->struct_info;
-}
-
 void register_binary(const std::string& name) {
   OpInfo info;
   info.name = "relax." + name;
@@ -87,14 +79,6 @@ void register_elementwise_ops() {
   for (const char* name : {"add", "subtract", "multiply", "divide"}) register_binary(name);
   register_unary("exp", infer_float_unary);
   register_unary("nn.relu", infer_unary);
-
-  OpInfo softmax;
-  softmax.name = "relax.nn.softmax";
-  softmax.arg_names = {"x"};
-  softmax.num_required_args = 1;
-  softmax.attrs = {{"axis", AttrValue::integer(-1)}};
-  softmax.infer = infer_softmax;
-  register_op(std::move(softmax));
 }
 
 }  // namespace relaxc::relax

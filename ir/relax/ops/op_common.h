@@ -16,6 +16,10 @@ void register_call_ops();
 void register_elementwise_ops();
 void register_tensor_ops();
 void register_memory_ops();
+void register_statistical_ops();
+void register_linear_algebra_ops();
+void register_nn_norm_ops();
+void register_sort_ops();
 
 // "R.add" for a call of relax.add.
 std::string op_display_name(const CallNode* call);
@@ -34,9 +38,14 @@ void require_float_dtype(const CallNode* call, size_t index, DataType dtype);
 int64_t int_attr(const CallNode* call, const std::string& name);
 bool bool_attr(const CallNode* call, const std::string& name);
 DataType dtype_attr(const CallNode* call, const std::string& name);
+double float_attr(const CallNode* call, const std::string& name);  // an integer is taken too
+std::string string_attr(const CallNode* call, const std::string& name);
 // None (or absent) -> nullopt; otherwise a list of integers.
 std::optional<std::vector<int64_t>> optional_int_list_attr(const CallNode* call,
                                                            const std::string& name);
+// Canonicalization of an attribute TVM takes as "int or list of ints" and stores as a
+// list (R.sum's axis, R.nn.layer_norm's axes): an integer becomes a one-element list.
+void int_attr_to_list(CallNode* call, const std::string& name);
 
 // `axis` (possibly negative) as an index in [0, ndim); a UserError naming attribute
 // `attr` if it is out of range.
