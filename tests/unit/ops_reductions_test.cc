@@ -206,6 +206,8 @@ TEST(OpsReductions, BatchNormReturnsTvmTuple) {
   EXPECT_EQ(error(wide, "R.nn.batch_norm(x, g, b, mean, var, axis=1)"),
             "R.nn.batch_norm: argument 'moving_mean' must have 1 dimension(s) (the channels), "
             "got 2");
+  EXPECT_EQ(error(args, "R.nn.batch_norm(x, g, b, mean, var, axis=1, momentum=1.5)"),
+            "R.nn.batch_norm: attribute 'momentum' (1.5) must be in [0, 1]");
   EXPECT_EQ(error(args, "R.nn.batch_norm(x, g, b, mean, var)"),
             "R.nn.batch_norm: missing attribute 'axis'");
   std::string half =

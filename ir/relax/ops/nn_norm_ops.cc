@@ -99,7 +99,11 @@ StructInfo infer_channel_norm(const CallNode* call, const BlockBuilder& bb) {
 StructInfo infer_batch_norm(const CallNode* call, const BlockBuilder& bb) {
   const TensorStructInfoNode& data = norm_data(call);
   float_attr(call, "epsilon");
-  float_attr(call, "momentum");
+  double momentum = float_attr(call, "momentum");
+  if (momentum < 0 || momentum > 1) {
+    user_error(call->span) << op_display_name(call) << ": attribute 'momentum' (" << momentum
+                           << ") must be in [0, 1]";
+  }
   if (data.ndim >= 0) {
     int axis = normalize_axis(call, "axis", int_attr(call, "axis"), data.ndim);
     for (size_t i = 1; i < call->args.size(); ++i) check_param(call, i, {axis}, "the channels", bb);
