@@ -32,6 +32,10 @@ const LegalizationTable& legalizations() {
   static const LegalizationTable table = [] {
     LegalizationTable t;
     add_elementwise_legalizations(t);
+    add_statistical_legalizations(t);
+    add_linear_algebra_legalizations(t);
+    add_nn_norm_legalizations(t);
+    add_sort_legalizations(t);
     return t;
   }();
   return table;
