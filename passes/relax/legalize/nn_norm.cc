@@ -158,8 +158,9 @@ LegalizeFn channel_norm(bool grouped) {
     PrimExpr channels = x.shape()[channel];
     PrimExpr groups =
         grouped ? tir::make_const(channels->dtype, int_attr(call, "num_groups")) : channels;
-    PrimExpr group_size =
-        grouped ? tir::floordiv(channels, groups) : tir::make_const(channels->dtype, 1);
+    arith::Analyzer analyzer;
+    PrimExpr group_size = grouped ? analyzer.simplify(tir::floordiv(channels, groups))
+                                  : tir::make_const(channels->dtype, 1);
     std::vector<PrimExpr> stat_shape = along.kept(x);
     stat_shape.push_back(groups);
     std::vector<PrimExpr> extents{group_size};

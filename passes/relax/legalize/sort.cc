@@ -1,9 +1,8 @@
 // Legalizations of sort, argsort and topk by ranks: the rank of each element along the
 // axis is the number of elements ordered before it (ties by position, so ranks are a
 // permutation: a stable sort), a sum reduction; output position p then gathers the
-// element of rank p with a reduction over the axis (exactly one term is not the
-// identity). O(n^2) work per row, every stage a reduction the default GPU schedule
-// runs across threads.
+// element of rank p with a sum over the axis of which every other term is 0. O(n^2) work per row,
+// every stage a reduction the default GPU schedule runs across threads.
 #include "ir/relax/ops/op_common.h"
 #include "passes/relax/legalize/legalize.h"
 
@@ -54,15 +53,15 @@ Tensor gather_by_rank(tir::ComputeBuilder& compute, const Ranked& r, const std::
                       const std::vector<PrimExpr>& out_shape, DataType dtype,
                       const std::function<PrimExpr(const std::vector<PrimExpr>&)>& value) {
   int axis = r.axis;
-  // Integers add (0 is the identity: kernels refuse the least int64 as a constant);
-  // floats take the max (-0.0 stays -0.0).
-  ReduceKind kind = dtype.is_float() ? ReduceKind::Max : ReduceKind::Sum;
-  return compute.reduce(name, out_shape, dtype, kind, {r.x.shape()[axis]},
+  // A sum: 0 + v is v for every value but -0.0 (which becomes 0.0), where a max would
+  // turn -inf into its identity, the lowest finite value, and kernels refuse the least
+  // int64 as a constant.
+  return compute.reduce(name, out_shape, dtype, ReduceKind::Sum, {r.x.shape()[axis]},
                         [&](const std::vector<Var>& p, const std::vector<Var>& j) {
                           std::vector<PrimExpr> source = at_axis(p, axis, j[0]);
                           PrimExpr position = p[axis];
                           return tir::select(tir::eq(r.rank(source), position), value(source),
-                                             tir::reduce_identity(kind, dtype));
+                                             tir::make_const(dtype, 0));
                         });
 }
 
