@@ -528,6 +528,9 @@ struct BlockBuilder::Impl {
         user_error(span) << display << ": missing attribute '" << spec.name << "'";
       }
       AttrValue value = values[i] != nullptr ? *values[i] : spec.default_value;
+      if (value.is_none() && spec.required) {
+        user_error(span) << display << ": attribute '" << spec.name << "' must not be None";
+      }
       if (value.is_none() && spec.default_value.is_none()) continue;
       // The text format spells data types as strings.
       if (spec.default_value.kind == AttrValue::Kind::DType &&

@@ -36,6 +36,10 @@ const LegalizationTable& legalizations() {
     add_index_legalizations(t);
     add_data_dependent_legalizations(t);
     add_creation_legalizations(t);
+    add_statistical_legalizations(t);
+    add_linear_algebra_legalizations(t);
+    add_nn_norm_legalizations(t);
+    add_sort_legalizations(t);
     return t;
   }();
   return table;

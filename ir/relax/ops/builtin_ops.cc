@@ -7,15 +7,17 @@ namespace relaxc::relax {
 
 void register_builtin_ops() {
   register_call_ops();
-  register_elementwise_ops();
   register_unary_ops();
   register_binary_ops();
   register_creation_ops();
-  register_tensor_ops();
   register_manipulate_ops();
   register_index_ops();
   register_memory_ops();
   register_data_dependent_ops();
+  register_statistical_ops();
+  register_linear_algebra_ops();
+  register_nn_norm_ops();
+  register_sort_ops();
 }
 
 }  // namespace relaxc::relax

@@ -13,15 +13,18 @@ namespace relaxc::relax {
 
 // Registration of each family of operators (called by register_builtin_ops()).
 void register_call_ops();
-void register_elementwise_ops();
 void register_unary_ops();
 void register_binary_ops();
 void register_creation_ops();
-void register_tensor_ops();
 void register_manipulate_ops();
 void register_index_ops();
 void register_memory_ops();
 void register_data_dependent_ops();
+
+void register_statistical_ops();
+void register_linear_algebra_ops();
+void register_nn_norm_ops();
+void register_sort_ops();
 
 // The registry entry of operator "relax.<name>", every argument required.
 OpInfo make_op(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
@@ -49,9 +52,14 @@ bool bool_attr(const CallNode* call, const std::string& name);
 // A float attribute; an integer literal (alpha=1) is taken as its value.
 double float_attr(const CallNode* call, const std::string& name);
 DataType dtype_attr(const CallNode* call, const std::string& name);
+double float_attr(const CallNode* call, const std::string& name);  // an integer is taken too
+std::string string_attr(const CallNode* call, const std::string& name);
 // None (or absent) -> nullopt; otherwise a list of integers.
 std::optional<std::vector<int64_t>> optional_int_list_attr(const CallNode* call,
                                                            const std::string& name);
+// Canonicalization of an attribute TVM takes as "int or list of ints" and stores as a
+// list (R.sum's axis, R.nn.layer_norm's axes): an integer becomes a one-element list.
+void int_attr_to_list(CallNode* call, const std::string& name);
 
 // `axis` (possibly negative) as an index in [0, ndim); a UserError naming attribute
 // `attr` if it is out of range.

@@ -26,6 +26,10 @@ void add_manipulate_legalizations(LegalizationTable& table);
 void add_index_legalizations(LegalizationTable& table);
 void add_data_dependent_legalizations(LegalizationTable& table);
 void add_creation_legalizations(LegalizationTable& table);
+void add_statistical_legalizations(LegalizationTable& table);
+void add_linear_algebra_legalizations(LegalizationTable& table);
+void add_nn_norm_legalizations(LegalizationTable& table);
+void add_sort_legalizations(LegalizationTable& table);
 
 // Whether legalize-ops replaces calls of the operator `op_name` ("relax.add").
 bool has_legalization(const std::string& op_name);
