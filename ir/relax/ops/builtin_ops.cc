@@ -10,6 +10,10 @@ void register_builtin_ops() {
   register_elementwise_ops();
   register_tensor_ops();
   register_memory_ops();
+  register_nn_conv_ops();
+  register_nn_pool_ops();
+  register_image_ops();
+  register_nn_attention_ops();
 }
 
 }  // namespace relaxc::relax

@@ -92,6 +92,25 @@ DataType dtype_attr(const CallNode* call, const std::string& name) {
   return v.dtype;
 }
 
+std::string string_attr(const CallNode* call, const std::string& name) {
+  const AttrValue& v = attr_of(call, name);
+  if (v.kind != AttrValue::Kind::String) {
+    user_error(call->span) << op_display_name(call) << ": attribute '" << name
+                           << "' must be a string";
+  }
+  return v.s;
+}
+
+double float_attr(const CallNode* call, const std::string& name) {
+  const AttrValue& v = attr_of(call, name);
+  if (v.kind == AttrValue::Kind::Int) return static_cast<double>(v.i);
+  if (v.kind != AttrValue::Kind::Float) {
+    user_error(call->span) << op_display_name(call) << ": attribute '" << name
+                           << "' must be a number";
+  }
+  return v.f;
+}
+
 std::optional<std::vector<int64_t>> optional_int_list_attr(const CallNode* call,
                                                            const std::string& name) {
   const AttrValue* v = call->attrs.find(name);

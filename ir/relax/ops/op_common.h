@@ -16,6 +16,10 @@ void register_call_ops();
 void register_elementwise_ops();
 void register_tensor_ops();
 void register_memory_ops();
+void register_nn_conv_ops();
+void register_nn_pool_ops();
+void register_image_ops();
+void register_nn_attention_ops();
 
 // "R.add" for a call of relax.add.
 std::string op_display_name(const CallNode* call);
@@ -34,6 +38,9 @@ void require_float_dtype(const CallNode* call, size_t index, DataType dtype);
 int64_t int_attr(const CallNode* call, const std::string& name);
 bool bool_attr(const CallNode* call, const std::string& name);
 DataType dtype_attr(const CallNode* call, const std::string& name);
+std::string string_attr(const CallNode* call, const std::string& name);
+// A number (an integer is taken as a float: pad_value=0).
+double float_attr(const CallNode* call, const std::string& name);
 // None (or absent) -> nullopt; otherwise a list of integers.
 std::optional<std::vector<int64_t>> optional_int_list_attr(const CallNode* call,
                                                            const std::string& name);
