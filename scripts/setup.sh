@@ -14,6 +14,7 @@ packages=(
   vulkan-validationlayers                    # Khronos validation layer for the tests
   vulkan-tools                               # vulkaninfo: the devices a test run saw
   libgtest-dev libbenchmark-dev
+  python3-numpy                              # references of the operator tests (tests/lit/ops)
   clang-14 libclang-rt-14-dev                # the libFuzzer harnesses (scripts/fuzz.sh)
 )
 

@@ -120,11 +120,23 @@ Expr ExprMutator::visit_node(const TupleGetItemNode* node) {
 // ---------------------------------------------------------------- Bindings and scopes
 
 void ExprMutator::visit_binding(const Binding& binding) {
+  const BindingNode* outer = current_binding_;
+  current_binding_ = binding.get();
   if (const auto* var_binding = binding.as<VarBindingNode>()) {
     visit_var_binding(var_binding, binding);
   } else {
     visit_match_cast(binding.as<MatchCastNode>(), binding);
   }
+  current_binding_ = outer;
+}
+
+std::string ExprMutator::binding_note() const {
+  return current_binding_ != nullptr ? " (binding '" + current_binding_->var->name + "')" : "";
+}
+
+Span ExprMutator::binding_span(const Span& fallback) const {
+  return current_binding_ != nullptr && current_binding_->span.defined() ? current_binding_->span
+                                                                         : fallback;
 }
 
 void ExprMutator::visit_var_binding(const VarBindingNode* binding, const Binding& self) {

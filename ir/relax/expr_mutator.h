@@ -44,6 +44,11 @@ class ExprMutator {
   // shape variables are defined; `body` itself if nothing in it changed.
   Expr visit_scope(const Expr& body, const std::vector<Var>& params = {});
 
+  // For errors: " (binding 'x')" while the value of binding x is rewritten (else ""),
+  // and that binding's place (else `fallback`).
+  std::string binding_note() const;
+  Span binding_span(const Span& fallback) const;
+
   BlockBuilder builder_;
   // Replacements of variables, applied where a variable is used.
   std::unordered_map<const VarNode*, Expr> var_remap_;
@@ -52,6 +57,7 @@ class ExprMutator {
   Expr visit_var_use(const VarNode* node);
 
   int depth_ = 0;
+  const BindingNode* current_binding_ = nullptr;  // the binding being rewritten
 };
 
 }  // namespace relaxc::relax

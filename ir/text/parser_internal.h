@@ -177,10 +177,6 @@ std::string decorator_name(const PyFunctionDef& def);
 // have no effect (checking is a separate step here; both block spellings are read).
 DecoratorFlags parse_decorator(const PyFunctionDef& def, const std::string& name);
 
-// Fills in the regions a block's text leaves out: its reads (if `reads`) and writes (if
-// `writes`), from the accesses in its init and body (tir_parser_regions.cc).
-void complete_block_regions(tir::BlockNode* block, bool reads, bool writes);
-
 // Builds a TensorIR function from its definition (decorated with T.prim_func); it
 // gets the attribute `global_symbol` unless the decorator says private=True.
 tir::PrimFunc parse_prim_func(const PyFunctionDef& def);

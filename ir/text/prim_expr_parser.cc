@@ -485,22 +485,10 @@ tir::PrimExpr PrimExprParser::limit_value(const PyCall& call, bool greatest) {
     user_error(args[0]->span) << callee << " takes a scalar integer or float type, got "
                               << dtype.str();
   }
-  if (dtype.is_float()) {
-    double limit = dtype.is_bfloat()    ? 3.38953138925153547590470800371487866880e+38
-                   : dtype.bits() == 16 ? 65504.0
-                   : dtype.bits() == 32 ? static_cast<double>(std::numeric_limits<float>::max())
-                                        : std::numeric_limits<double>::max();
-    return tir::float_imm(dtype, greatest ? limit : -limit, call.span);
+  if (greatest && dtype.is_uint() && dtype.bits() == 64) {
+    user_error(call.span) << "T.max_value(\"uint64\") does not fit the int64 a constant holds";
   }
-  const int bits = dtype.bits();
-  if (dtype.is_uint()) {
-    if (greatest && bits == 64) {
-      user_error(call.span) << "T.max_value(\"uint64\") does not fit the int64 a constant holds";
-    }
-    return tir::int_imm(dtype, greatest ? (int64_t{1} << bits) - 1 : 0, call.span);
-  }
-  int64_t most = bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
-  return tir::int_imm(dtype, greatest ? most : -most - 1, call.span);
+  return greatest ? tir::max_value(dtype, call.span) : tir::min_value(dtype, call.span);
 }
 
 tir::PrimExpr PrimExprParser::parse_intrinsic(const PyCall& call, const std::string& script_name,

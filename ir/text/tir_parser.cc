@@ -12,6 +12,7 @@
 
 #include "ir/arith/analyzer.h"
 #include "ir/text/parser_internal.h"
+#include "ir/tir/block_regions.h"
 
 namespace relaxc::text {
 
@@ -835,7 +836,7 @@ class PrimFuncBuilder {
     block->alloc_buffers = std::move(frame.alloc_buffers);
     block->match_buffers = std::move(frame.match_buffers);
     block->annotations = std::move(frame.annotations);
-    if (!root) complete_block_regions(block, !frame.has_reads, !frame.has_writes);
+    if (!root) tir::complete_block_regions(block, !frame.has_reads, !frame.has_writes);
     emit(items, tir::block_realize(std::move(frame.iter_values), frame.predicate, owner, w.span));
   }
 

@@ -1,6 +1,8 @@
 // Constructors of TensorIR expressions, with TVM's immediate promotion.
 #include "ir/tir/expr.h"
 
+#include <limits>
+
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/stmt.h"
 
@@ -163,6 +165,33 @@ PrimExpr make_const(DataType dtype, double value, Span span) {
 }
 
 PrimExpr bool_imm(bool value, Span span) { return int_imm(DataType::Bool(), value ? 1 : 0, span); }
+
+namespace {
+
+PrimExpr limit_value(DataType dtype, bool greatest, Span span) {
+  RELAXC_ICHECK(dtype.is_scalar() && (dtype.is_integer() || dtype.is_float()) && !dtype.is_bool() &&
+                dtype.bits() <= 64)
+      << "no limit value for " << dtype.str();
+  if (dtype.is_float()) {
+    double limit = dtype.is_bfloat()    ? 3.38953138925153547590470800371487866880e+38
+                   : dtype.bits() == 16 ? 65504.0
+                   : dtype.bits() == 32 ? static_cast<double>(std::numeric_limits<float>::max())
+                                        : std::numeric_limits<double>::max();
+    return float_imm(dtype, greatest ? limit : -limit, span);
+  }
+  const int bits = dtype.bits();
+  if (dtype.is_uint()) {
+    RELAXC_ICHECK(!(greatest && bits == 64)) << "max_value(uint64) does not fit an int64";
+    return int_imm(dtype, greatest ? (int64_t{1} << bits) - 1 : 0, span);
+  }
+  int64_t most = bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
+  return int_imm(dtype, greatest ? most : -most - 1, span);
+}
+
+}  // namespace
+
+PrimExpr min_value(DataType dtype, Span span) { return limit_value(dtype, false, span); }
+PrimExpr max_value(DataType dtype, Span span) { return limit_value(dtype, true, span); }
 
 PrimExpr cast(DataType dtype, PrimExpr value, Span span) {
   auto* n = make_node<CastNode>();

@@ -148,6 +148,11 @@ PrimExpr string_imm(std::string value, Span span = {});
 // An immediate of `dtype` (integer or float) holding `value`.
 PrimExpr make_const(DataType dtype, double value, Span span = {});
 PrimExpr bool_imm(bool value, Span span = {});
+// The least / greatest finite value of a scalar integer or float type, as a constant
+// (TVM's min_value / max_value; reductions start from them). Not for bool, and
+// max_value not for uint64 (a constant holds an int64).
+PrimExpr min_value(DataType dtype, Span span = {});
+PrimExpr max_value(DataType dtype, Span span = {});
 PrimExpr cast(DataType dtype, PrimExpr value, Span span = {});
 
 PrimExpr add(PrimExpr a, PrimExpr b, Span span = {});

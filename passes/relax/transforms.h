@@ -6,6 +6,13 @@
 
 namespace relaxc::relax {
 
+// "legalize-ops": each call of an operator with a legalization (passes/relax/legalize/)
+// becomes R.call_tir of a TensorIR PrimFunc computing it, blocks with spatial and
+// reduction iterators, symbolic shapes kept symbolic, the PrimFunc marked with its
+// op_pattern; structurally equal PrimFuncs are shared. Reshape and flatten (views in
+// the VM), hand-written call_tir and the other calls are left as they are.
+IRModule legalize_ops(const IRModule& module);
+
 // "lambda-lift": every local function becomes a private module function. One that
 // captures variables takes them as its leading parameters and its binding becomes
 // R.make_closure(cls.f, (captures...)); calls of a closure value become
@@ -33,7 +40,7 @@ IRModule call_tir_rewrite(const IRModule& module);
 // "vm-builtin-lower": the operators the VM runs as builtins become R.call_packed of
 // "vm.builtin.*" (memory allocation, reshape and flatten as views, shape_of,
 // null_value, print, closures). An operator that computes (R.add, R.nn.relu, ...) is a
-// UserError at its binding: it must be lowered to R.call_tir first.
+// UserError at its binding: legalize-ops must turn it into R.call_tir first.
 IRModule vm_builtin_lower(const IRModule& module);
 
 // "vm-shape-lower": symbolic shape variables move to a shape heap (a host int64 tensor

@@ -7,7 +7,8 @@
 // format first), and closures (R.make_closure and R.invoke_closure with the tuple of
 // arguments spread). R.call_pure_packed becomes R.call_packed; R.call_packed and the
 // kills (which vm_codegen turns into register clears) stay. Any other operator
-// computes on tensors and has no VM builtin: a UserError at its binding.
+// computes on tensors and has no VM builtin: a UserError at its binding (legalize-ops
+// turns those it knows into R.call_tir before this pass).
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "ir/relax/op_handles.h"
 #include "ir/relax/ops/op_common.h"
 #include "passes/relax/function_pass.h"
+#include "passes/relax/legalize/legalize.h"
 #include "passes/relax/transforms.h"
 #include "runtime/vm/builtin_abi.h"
 
@@ -29,16 +31,6 @@ class VmBuiltinLowerer : public ExprMutator {
   using ExprMutator::ExprMutator;
 
  private:
-  void visit_var_binding(const VarBindingNode* binding, const Binding& self) override {
-    binding_ = binding;
-    ExprMutator::visit_var_binding(binding, self);
-  }
-
-  void visit_match_cast(const MatchCastNode* binding, const Binding& self) override {
-    binding_ = binding;
-    ExprMutator::visit_match_cast(binding, self);
-  }
-
   Expr visit_node(const CallNode* node) override {
     Expr rebuilt = ExprMutator::visit_node(node);
     const auto* call = rebuilt.as<CallNode>();
@@ -79,14 +71,18 @@ class VmBuiltinLowerer : public ExprMutator {
       return builtin(make ? abi::kMakeClosure : abi::kInvokeClosure, std::move(spread), sinfo,
                      call->span);
     }
-    std::string where = binding_ != nullptr ? " (binding '" + binding_->var->name + "')" : "";
-    Span span = binding_ != nullptr && binding_->span.defined() ? binding_->span : call->span;
+    std::string where = binding_note();
+    Span span = binding_span(call->span);
     if (op.same_as(ops::call_tir()) || op.same_as(ops::call_dps_packed())) {
       user_error(span) << op_display_name(call) << where
                        << ": run call-tir-rewrite before vm-builtin-lower";
     }
+    if (has_legalization(call->op.as<OpNode>()->name)) {
+      user_error(span) << op_display_name(call) << where
+                       << ": run legalize-ops before vm-builtin-lower";
+    }
     user_error(span) << op_display_name(call) << where
-                     << ": no VM lowering for this operator; write it as R.call_tir of a "
+                     << ": no legalization for this operator yet; write it as R.call_tir of a "
                         "TensorIR function";
   }
 
@@ -121,8 +117,6 @@ class VmBuiltinLowerer : public ExprMutator {
     }
     return fields;
   }
-
-  const BindingNode* binding_ = nullptr;
 };
 
 }  // namespace

@@ -22,3 +22,13 @@ ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas"
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# The operator tests (tests/lit/ops) compare with NumPy, which Debian's python3-numpy puts
+# under /usr/bin/python3 (another python3 on PATH may lack it).
+python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+config.substitutions.append(("%python", python))
+op_check = [python, os.path.join(config.test_source_root, "ops", "Inputs", "op_check.py"),
+            "--relaxc", os.path.join(config.relaxc_obj_root, "relaxc")]
+if ptxas:
+    op_check += ["--ptxas", ptxas]
+config.substitutions.append(("%op_check", " ".join(op_check)))

@@ -34,8 +34,9 @@ class Module:
 
 TEST(Pipeline, ListsNameRegisteredPassesInOrder) {
   EXPECT_EQ(vm_lowering_passes(),
-            (std::vector<std::string>{"lambda-lift", "to-non-dataflow", "remove-purity-checking",
-                                      "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"}));
+            (std::vector<std::string>{"legalize-ops", "lambda-lift", "to-non-dataflow",
+                                      "remove-purity-checking", "call-tir-rewrite",
+                                      "vm-builtin-lower", "vm-shape-lower"}));
   EXPECT_EQ(kernel_passes(),
             (std::vector<std::string>{
                 "default-gpu-schedule", "unify-thread-bindings", "lower-cross-thread-reduction",

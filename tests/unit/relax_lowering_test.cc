@@ -564,8 +564,7 @@ class Module:
         return z
 )");
   EXPECT_EQ(located_error_of([&] { vm_builtin_lower(module); }),
-            "6:9: R.nn.relu (binding 'z'): no VM lowering for this operator; write it as "
-            "R.call_tir of a TensorIR function");
+            "6:9: R.nn.relu (binding 'z'): run legalize-ops before vm-builtin-lower");
 }
 
 // ---------------------------------------------------------------- The passes in order

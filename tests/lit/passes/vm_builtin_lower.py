@@ -9,7 +9,7 @@
 # CHECK-NEXT: t: R.Tensor((2, 3), dtype="float32") = R.call_packed("vm.builtin.alloc_tensor", s, R.prim_value(T.int64(0)), R.shape([2, 3]), R.dtype("float32"), sinfo_args=
 # CHECK-NEXT: a: R.Tensor((6,), dtype="float32") = R.call_packed("vm.builtin.reshape", x, R.shape([6]), sinfo_args=
 # CHECK-NEXT: sh: R.Shape([2, 3]) = R.call_packed("vm.builtin.shape_of", t, sinfo_args=
-# ERR: error: R.nn.relu (binding 'z'): no VM lowering for this operator; write it as R.call_tir of a TensorIR function
+# ERR: error: R.nn.relu (binding 'z'): run legalize-ops before vm-builtin-lower
 
 @I.ir_module
 class Module:

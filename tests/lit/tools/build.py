@@ -36,9 +36,10 @@
 # TIME: lambda-lift {{[0-9.e+-]+}} ms
 # TIME: vm-shape-lower {{[0-9.e+-]+}} ms
 #
-# A computing operator has no VM lowering: the error names it, the binding, the place.
+# An operator on a tensor of unknown shape cannot become a TensorIR function: the error
+# names it, the binding, the argument and the place.
 # RUN: sh -c '%relaxc build %s --target vulkan -o %t/bad.rxe 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-LOWERING
-# NO-LOWERING: build.py:[[@LINE+24]]:{{[0-9]+}}: error: R.add (binding 'lv0'): no VM lowering for this operator; write it as R.call_tir of a TensorIR function
+# NO-LOWERING: build.py:[[@LINE+24]]:{{[0-9]+}}: error: R.add (binding 'lv0'): cannot legalize: the shape of argument 'lhs' is not known (R.Tensor(dtype="float32", ndim=2)); the TensorIR function needs it (annotate it, or R.match_cast it to a shape)
 # NO-LOWERING: exit status 1
 #
 # A module that is not well formed is refused before any pass runs.
@@ -60,7 +61,7 @@
 @I.ir_module
 class Module:
     @R.function
-    def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+    def main(x: R.Tensor(ndim=2, dtype="float32")) -> R.Tensor(ndim=2, dtype="float32"):
         with R.dataflow():
             lv0 = R.add(x, x)
             R.output(lv0)
