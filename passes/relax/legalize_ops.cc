@@ -32,6 +32,10 @@ const LegalizationTable& legalizations() {
   static const LegalizationTable table = [] {
     LegalizationTable t;
     add_elementwise_legalizations(t);
+    add_nn_conv_legalizations(t);
+    add_nn_pool_legalizations(t);
+    add_image_legalizations(t);
+    add_nn_attention_legalizations(t);
     return t;
   }();
   return table;

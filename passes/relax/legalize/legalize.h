@@ -22,6 +22,10 @@ using LegalizationTable = std::unordered_map<std::string, LegalizeFn>;  // by op
 
 // The families, each in legalize/<family>.cc: each adds its operators to `table`.
 void add_elementwise_legalizations(LegalizationTable& table);
+void add_nn_conv_legalizations(LegalizationTable& table);
+void add_nn_pool_legalizations(LegalizationTable& table);
+void add_image_legalizations(LegalizationTable& table);
+void add_nn_attention_legalizations(LegalizationTable& table);
 
 // Whether legalize-ops replaces calls of the operator `op_name` ("relax.add").
 bool has_legalization(const std::string& op_name);
