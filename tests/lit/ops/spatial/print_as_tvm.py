@@ -29,6 +29,8 @@ class Module:
             f = R.nn.pad(x, pad_width=[0, 0, 0, 0, 1, 2, 3, 4], pad_value=0.0, pad_mode="edge")
             # CHECK: g: R.Tensor((n, 16, h * 2, 48), dtype="float32") = R.image.resize2d(x, R.shape([h * 2, 48]), roi=[0.0, 0.0, 0.0, 0.0], layout="NCHW", method="nearest_neighbor", coordinate_transformation_mode="asymmetric", rounding_method="floor", cubic_alpha=-0.75, cubic_exclude=0, extrapolation_value=0.0, out_dtype="void")
             g = R.image.resize2d(x, R.shape([h * 2, 48]), roi=[T.float32(0.0), T.float32(0.0), T.float32(0.0), T.float32(0.0)], layout="NCHW", method="nearest_neighbor", coordinate_transformation_mode="asymmetric", rounding_method="floor", cubic_alpha=-0.75, cubic_exclude=0, extrapolation_value=0.0, out_dtype="void")
+            # CHECK: g2: R.Tensor((n, 16, 8, w), dtype="float32") = R.image.resize2d(x, R.shape([8, w]), roi=[0.0, 0.0, 0.0, 0.0], layout="NCHW", method="linear", coordinate_transformation_mode="half_pixel", rounding_method="round", cubic_alpha=-0.75, cubic_exclude=0, extrapolation_value=0.0, out_dtype="void")
+            g2 = R.image.resize2d(x, (8, w))
             # CHECK: t: R.Tensor((n, 4, (h + 1) // 2 * 2 - 1, (w + 1) // 2 * 2 - 1), dtype="float32") = R.nn.conv2d_transpose(a, wt, strides=[2, 2], padding=[1, 1, 1, 1], output_padding=[0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="IOHW", out_layout="NCHW", out_dtype="void")
             t = R.nn.conv2d_transpose(a, wt, strides=[2, 2], padding=[1, 1, 1, 1], output_padding=[0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="IOHW", out_layout="NCHW", out_dtype="void")
             # CHECK: at: R.Tensor((2, s, 4, 5), dtype="float32") = R.nn.attention(q, k, v, scale=None, causal_mask=None, window_size=None)
