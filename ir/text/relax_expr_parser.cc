@@ -327,9 +327,10 @@ relax::Expr RelaxParser::operator_call(const PyCall& call, const relax::OpInfo& 
   }
   std::vector<relax::Expr> args;
   for (size_t i = 0; i < slots.size(); ++i) {
-    // A shape argument written as a tuple or list, R.reshape(x, (n, 4)) or
-    // tir_vars=(n,), is the shape R.shape([n, 4]), as TVM's operator functions convert it.
-    if (i < names.size() && (names[i] == "shape" || names[i] == "tir_vars") &&
+    // A shape argument written as a tuple or list, R.reshape(x, (n, 4)),
+    // R.image.resize2d(x, (h, w)) or tir_vars=(n,), is the shape R.shape([n, 4]), as TVM's
+    // operator functions convert it.
+    if (i < names.size() && (names[i] == "shape" || names[i] == "size" || names[i] == "tir_vars") &&
         sequence_items(*slots[i]) != nullptr) {
       args.push_back(relax::make_shape_expr(dims(*slots[i]), slots[i]->span));
     } else {

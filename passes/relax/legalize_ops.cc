@@ -40,6 +40,10 @@ const LegalizationTable& legalizations() {
     add_linear_algebra_legalizations(t);
     add_nn_norm_legalizations(t);
     add_sort_legalizations(t);
+    add_nn_conv_legalizations(t);
+    add_nn_pool_legalizations(t);
+    add_image_legalizations(t);
+    add_nn_attention_legalizations(t);
     return t;
   }();
   return table;

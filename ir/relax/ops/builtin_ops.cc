@@ -18,6 +18,10 @@ void register_builtin_ops() {
   register_linear_algebra_ops();
   register_nn_norm_ops();
   register_sort_ops();
+  register_nn_conv_ops();
+  register_nn_pool_ops();
+  register_image_ops();
+  register_nn_attention_ops();
 }
 
 }  // namespace relaxc::relax

@@ -125,16 +125,6 @@ DataType dtype_attr(const CallNode* call, const std::string& name) {
   return v.dtype;
 }
 
-double float_attr(const CallNode* call, const std::string& name) {
-  const AttrValue& v = attr_of(call, name);
-  if (v.kind == AttrValue::Kind::Int) return static_cast<double>(v.i);
-  if (v.kind != AttrValue::Kind::Float) {
-    user_error(call->span) << op_display_name(call) << ": attribute '" << name
-                           << "' must be a number";
-  }
-  return v.f;
-}
-
 std::string string_attr(const CallNode* call, const std::string& name) {
   const AttrValue& v = attr_of(call, name);
   if (v.kind != AttrValue::Kind::String) {

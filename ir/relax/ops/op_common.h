@@ -20,11 +20,14 @@ void register_manipulate_ops();
 void register_index_ops();
 void register_memory_ops();
 void register_data_dependent_ops();
-
 void register_statistical_ops();
 void register_linear_algebra_ops();
 void register_nn_norm_ops();
 void register_sort_ops();
+void register_nn_conv_ops();
+void register_nn_pool_ops();
+void register_image_ops();
+void register_nn_attention_ops();
 
 // The registry entry of operator "relax.<name>", every argument required.
 OpInfo make_op(const std::string& name, std::vector<std::string> arg_names, InferStructInfoFn infer,
@@ -52,7 +55,6 @@ bool bool_attr(const CallNode* call, const std::string& name);
 // A float attribute; an integer literal (alpha=1) is taken as its value.
 double float_attr(const CallNode* call, const std::string& name);
 DataType dtype_attr(const CallNode* call, const std::string& name);
-double float_attr(const CallNode* call, const std::string& name);  // an integer is taken too
 std::string string_attr(const CallNode* call, const std::string& name);
 // None (or absent) -> nullopt; otherwise a list of integers.
 std::optional<std::vector<int64_t>> optional_int_list_attr(const CallNode* call,

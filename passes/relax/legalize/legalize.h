@@ -30,6 +30,10 @@ void add_statistical_legalizations(LegalizationTable& table);
 void add_linear_algebra_legalizations(LegalizationTable& table);
 void add_nn_norm_legalizations(LegalizationTable& table);
 void add_sort_legalizations(LegalizationTable& table);
+void add_nn_conv_legalizations(LegalizationTable& table);
+void add_nn_pool_legalizations(LegalizationTable& table);
+void add_image_legalizations(LegalizationTable& table);
+void add_nn_attention_legalizations(LegalizationTable& table);
 
 // Whether legalize-ops replaces calls of the operator `op_name` ("relax.add").
 bool has_legalization(const std::string& op_name);

@@ -1,0 +1,147 @@
+// Legalizations of padding and resizing: nn.pad (constant, reflect, edge) and
+// image.resize2d (nearest_neighbor and linear under TVM's coordinate transformation
+// modes), each one injective compute over the output.
+#include "ir/arith/analyzer.h"
+#include "ir/relax/ops/op_common.h"
+#include "ir/relax/ops/spatial_attrs.h"
+#include "passes/relax/legalize/legalize.h"
+#include "passes/relax/legalize/window.h"
+
+namespace relaxc::relax {
+
+namespace {
+
+using tir::PrimExpr;
+
+// out[i] = data[i - before] inside, else by the mode: the constant, the mirror image
+// around the edge element (reflect: -1 reads 1), or the edge element itself.
+Expr legalize_pad(LegalizeContext& ctx) {
+  const CallNode* call = ctx.call();
+  std::vector<int64_t> widths = int_list(call, "pad_width");
+  std::string mode = string_attr(call, "pad_mode");
+  tir::ComputeBuilder compute;
+  tir::Tensor data = ctx.input(compute, 0);
+  DataType dtype = ctx.result_dtype();
+  PrimExpr value = tir::make_const(dtype, float_attr(call, "pad_value"));
+  tir::Tensor out = compute.compute(
+      "T_pad", ctx.result_shape(compute), dtype, [&](const std::vector<tir::Var>& i) {
+        std::vector<PrimExpr> index;
+        Guard guard;
+        for (size_t d = 0; d < i.size(); ++d) {
+          int64_t before = widths[2 * d], after = widths[2 * d + 1];
+          const PrimExpr& extent = data.shape()[d];
+          PrimExpr j = arith::simplify(i[d] - before);
+          if (before == 0 && after == 0) {
+            index.push_back(j);
+          } else if (mode == "constant") {
+            if (before > 0) guard.add(tir::ge(j, const_dim(0)));
+            if (after > 0) guard.add(tir::lt(j, extent));
+            index.push_back(j);
+          } else if (mode == "edge") {
+            index.push_back(tir::min(tir::max(j, const_dim(0)), extent - 1));
+          } else {
+            PrimExpr mirrored = tir::select(tir::lt(j, const_dim(0)), const_dim(0) - j, j);
+            index.push_back(
+                tir::select(tir::ge(mirrored, extent), (extent - 1) * 2 - mirrored, mirrored));
+          }
+        }
+        return guard.load(data, index, value);
+      });
+  return ctx.call_tir("pad", compute, {out}, tir::OpPattern::Injective);
+}
+
+// The input coordinate (a float) of output index `x` along an axis resized from `in`
+// to `out`, as TVM's topi.image.resize computes it.
+PrimExpr source_coordinate(LegalizeContext& ctx, const std::string& mode, const PrimExpr& x,
+                           const PrimExpr& in, const PrimExpr& out) {
+  DataType f32 = DataType::Float(32);
+  auto f = [&](const PrimExpr& e) { return tir::cast(f32, e); };
+  auto c = [&](double v) { return tir::make_const(f32, v); };
+  PrimExpr scale = tir::truncdiv(f(in), f(out));
+  PrimExpr half_pixel = (f(x) + c(0.5)) * scale - c(0.5);
+  if (mode == "half_pixel") return half_pixel;
+  if (mode == "pytorch_half_pixel")
+    return tir::select(tir::gt(out, const_dim(1)), half_pixel, c(0));
+  if (mode == "align_corners") {
+    return tir::select(tir::gt(out, const_dim(1)), tir::truncdiv(f(in - 1), f(out - 1)) * f(x),
+                       c(0));
+  }
+  if (mode == "asymmetric") return f(x) * scale;
+  user_error(ctx.span()) << ctx.describe() << ": attribute 'coordinate_transformation_mode' \""
+                         << mode
+                         << "\" has no legalization yet (half_pixel, pytorch_half_pixel, "
+                            "align_corners and asymmetric do)";
+}
+
+// Nearest: the rounded source index; linear: the two neighbours on each axis weighted
+// by the distance (the bilinear interpolation). Indices are clamped to the image.
+Expr legalize_resize2d(LegalizeContext& ctx) {
+  const CallNode* call = ctx.call();
+  Layout layout(call, "layout", "NCHW");
+  std::string method = string_attr(call, "method");
+  std::string mode = string_attr(call, "coordinate_transformation_mode");
+  std::string rounding = string_attr(call, "rounding_method");
+  if (rounding.empty()) rounding = mode == "align_corners" ? "round" : "floor";
+  if (method == "cubic") {
+    user_error(ctx.span()) << ctx.describe()
+                           << ": attribute 'method' \"cubic\" has no legalization yet "
+                              "(nearest_neighbor and linear do)";
+  }
+  tir::ComputeBuilder compute;
+  tir::Tensor data = ctx.input(compute, 0);
+  std::vector<PrimExpr> x = layout.to_canonical(data.shape());
+  std::vector<PrimExpr> out_shape = ctx.result_shape(compute);
+  std::vector<PrimExpr> y = layout.to_canonical(out_shape);
+  DataType dtype = ctx.result_dtype();
+  DataType f32 = DataType::Float(32);
+  auto floor = [&](const PrimExpr& e) { return tir::call(f32, "tir.floor", {e}); };
+  auto to_index = [&](const PrimExpr& e, int s) {
+    PrimExpr index = tir::cast(DataType::Int(64), e);
+    return tir::min(tir::max(index, const_dim(0)), x[2 + s] - 1);
+  };
+  auto nearest = [&](const PrimExpr& e) {
+    auto c = [&](double v) { return tir::make_const(f32, v); };
+    if (rounding == "round") return tir::call(f32, "tir.round", {e});
+    if (rounding == "round_prefer_floor") return tir::call(f32, "tir.ceil", {e - c(0.5)});
+    if (rounding == "round_prefer_ceil") return floor(e + c(0.5));
+    // TVM nudges floor and ceil by 1e-5 against rounding error on GPUs.
+    if (rounding == "floor") return floor(e + c(1e-5));
+    return tir::call(f32, "tir.ceil", {e - c(1e-5)});
+  };
+  tir::Tensor out =
+      compute.compute("resize", out_shape, dtype, [&](const std::vector<tir::Var>& i) {
+        std::vector<PrimExpr> o = layout.to_canonical(as_exprs(i));
+        std::vector<PrimExpr> source;
+        for (int s = 0; s < 2; ++s) {
+          source.push_back(source_coordinate(ctx, mode, o[2 + s], x[2 + s], y[2 + s]));
+        }
+        auto at = [&](const PrimExpr& row, const PrimExpr& column) {
+          PrimExpr v = data(layout.from_canonical({o[0], o[1], row, column}));
+          return v->dtype == f32 ? v : tir::cast(f32, v);
+        };
+        PrimExpr value;
+        if (method == "nearest_neighbor") {
+          value = at(to_index(nearest(source[0]), 0), to_index(nearest(source[1]), 1));
+        } else {
+          PrimExpr top = floor(source[0]), left = floor(source[1]);
+          PrimExpr ty = source[0] - top, tx = source[1] - left;
+          PrimExpr one = tir::make_const(f32, 1);
+          PrimExpr r0 = to_index(top, 0), r1 = to_index(top + one, 0);
+          PrimExpr c0 = to_index(left, 1), c1 = to_index(left + one, 1);
+          PrimExpr upper = at(r0, c0) * (one - tx) + at(r0, c1) * tx;
+          PrimExpr lower = at(r1, c0) * (one - tx) + at(r1, c1) * tx;
+          value = upper * (one - ty) + lower * ty;
+        }
+        return value->dtype == dtype ? value : tir::cast(dtype, value);
+      });
+  return ctx.call_tir("resize2d", compute, {out}, tir::OpPattern::Injective);
+}
+
+}  // namespace
+
+void add_image_legalizations(LegalizationTable& table) {
+  table["relax.nn.pad"] = legalize_pad;
+  table["relax.image.resize2d"] = legalize_resize2d;
+}
+
+}  // namespace relaxc::relax
