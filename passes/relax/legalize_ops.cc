@@ -36,6 +36,7 @@ const LegalizationTable& legalizations() {
     add_nn_pool_legalizations(t);
     add_image_legalizations(t);
     add_nn_attention_legalizations(t);
+    add_data_dependent_legalizations(t);
     return t;
   }();
   return table;

@@ -14,6 +14,7 @@ void register_builtin_ops() {
   register_nn_pool_ops();
   register_image_ops();
   register_nn_attention_ops();
+  register_data_dependent_ops();
 }
 
 }  // namespace relaxc::relax

@@ -20,6 +20,7 @@ void register_nn_conv_ops();
 void register_nn_pool_ops();
 void register_image_ops();
 void register_nn_attention_ops();
+void register_data_dependent_ops();
 
 // "R.add" for a call of relax.add.
 std::string op_display_name(const CallNode* call);

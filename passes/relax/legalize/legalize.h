@@ -26,6 +26,7 @@ void add_nn_conv_legalizations(LegalizationTable& table);
 void add_nn_pool_legalizations(LegalizationTable& table);
 void add_image_legalizations(LegalizationTable& table);
 void add_nn_attention_legalizations(LegalizationTable& table);
+void add_data_dependent_legalizations(LegalizationTable& table);
 
 // Whether legalize-ops replaces calls of the operator `op_name` ("relax.add").
 bool has_legalization(const std::string& op_name);
