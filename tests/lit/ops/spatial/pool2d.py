@@ -11,6 +11,9 @@
 # CHECK:              with T.init():
 # CHECK-NEXT:             pool_max[v_ax0, v_ax1, v_ax2, v_ax3] = T.float32(-3.4028234663852886e+38)
 # CHECK-NEXT:         pool_max[v_ax0, v_ax1, v_ax2, v_ax3] = T.max(pool_max[v_ax0, v_ax1, v_ax2, v_ax3], T.if_then_else(
+# CHECK:      def avg_pool2d(var_data: T.handle, var_pool_avg: T.handle):
+# CHECK:              pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] = pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] + T.if_then_else(v_ax2 * T.int64(2) + v_k0 - T.int64(1) >= T.int64(0) and v_ax2 * T.int64(2) + v_k0 - T.int64(1) < h and v_ax3 + v_k1 < w, data[v_ax0, v_ax1, v_ax2 * T.int64(2) + v_k0 - T.int64(1), v_ax3 + v_k1], T.float32(0))
+# CHECK:              pool_avg[v_ax0, v_ax1, v_ax2, v_ax3] = pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] / T.Cast("float32", T.max(T.int64(0), T.min(T.int64(2), h - v_ax2 * T.int64(2)) - T.max(T.int64(0), T.int64(1) - v_ax2 * T.int64(2)) + T.int64(1)) * T.max(T.int64(0), T.min(T.int64(2), w - v_ax3) - T.max(T.int64(0), v_ax3 * T.int64(-1))))
 # CHECK:      def adaptive_avg_pool2d(var_data: T.handle, var_adaptive_pool_avg: T.handle):
 # CHECK:          with T.block("adaptive_pool_sum"):
 # CHECK:              adaptive_pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] = adaptive_pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] + data[v_ax0, v_ax1, v_k0, v_k1]
