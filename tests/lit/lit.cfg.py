@@ -32,3 +32,19 @@ op_check = [python, os.path.join(config.test_source_root, "ops", "Inputs", "op_c
 if ptxas:
     op_check += ["--ptxas", ptxas]
 config.substitutions.append(("%op_check", " ".join(op_check)))
+
+# The float16 operator tests need a Vulkan device with float16 arithmetic and storage:
+# the feature holds where relaxc builds a float16 kernel for the device present.
+import subprocess
+import tempfile
+with tempfile.TemporaryDirectory() as scratch:
+    module = os.path.join(scratch, "f16.py")
+    with open(module, "w") as f:
+        f.write("@I.ir_module\nclass Module:\n    @R.function\n"
+                "    def main(x: R.Tensor((4,), dtype=\"float16\")):\n"
+                "        y = R.add(x, x)\n        return y\n")
+    probe = subprocess.run([os.path.join(config.relaxc_obj_root, "relaxc"), "build", module,
+                            "--target", "vulkan", "-o", os.path.join(scratch, "f16.rxe")],
+                           capture_output=True)
+    if probe.returncode == 0:
+        config.available_features.add("vulkan-float16")

@@ -2,6 +2,7 @@
 # matmul of float16 operands accumulated in float32 (out_dtype); run on lavapipe against
 # NumPy in float32 at float16's tolerance.
 #
+# REQUIRES: vulkan-float16
 # RUN: %op_check %s --work %t --input x:n,16:float16 --input w:16,8:float16 --input g:16:float16 --input b:16:float16 --sizes n=1 --sizes n=300 --reference "(lambda f: ((lambda e: e / e.sum(-1, keepdims=True))(np.exp(f(x) - f(x).max(-1, keepdims=True))), f(x) @ f(w), (f(x) - f(x).mean(-1, keepdims=True)) / np.sqrt(f(x).var(-1, keepdims=True) + 1e-5) * f(g) + f(b), f(x).sum(0)))(lambda a: a.astype(np.float32))" --rtol 2e-2 --atol 2e-2 | FileCheck %s --check-prefix=OUT
 # OUT: ok: 2 size(s), 8 output(s) match NumPy
 
