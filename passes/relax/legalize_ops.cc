@@ -211,7 +211,12 @@ Expr CallContext::call_tir(const std::string& name, const tir::ComputeBuilder& c
     args.push_back(
         make_shape_expr({built.scalar_params.begin(), built.scalar_params.end()}, call_->span));
   }
-  return bb.call(ops::call_tir(), std::move(args), std::move(out_sinfo), {}, call_->span);
+  bool one_field_tuple = call_->struct_info.is<TupleStructInfoNode>() && out_sinfo.size() == 1;
+  Expr result = bb.call(ops::call_tir(), std::move(args), std::move(out_sinfo), {}, call_->span);
+  if (!one_field_tuple) return result;
+  // A call_tir of one output is that tensor; the operator's result is a tuple of it.
+  Expr field = bb.emit(result, "lv", bb.in_dataflow_block() ? VarKind::DataflowVar : VarKind::Var);
+  return bb.tuple({field}, call_->span);
 }
 
 Expr CallContext::emit_op(const std::string& op_name, std::vector<Expr> args, Attrs attrs,

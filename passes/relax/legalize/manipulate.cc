@@ -122,8 +122,7 @@ Expr legalize_concat(LegalizeContext& ctx) {
 Expr legalize_split(LegalizeContext& ctx) {
   const CallNode* call = ctx.call();
   size_t count = call->struct_info.as<TupleStructInfoNode>()->fields.size();
-  // One part is the input itself (a call_tir of one output would give a tensor, not a
-  // tuple of one).
+  // One part is the input itself: no kernel.
   if (count == 1) return ctx.builder().tuple({call->args[0]}, call->span);
   tir::ComputeBuilder compute;
   tir::Tensor x = ctx.input(compute, 0);
