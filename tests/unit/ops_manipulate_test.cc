@@ -5,26 +5,17 @@
 
 #include <string>
 
-#include "ir/text/parser.h"
-#include "ir/text/printer.h"
-#include "tests/support/errors.h"
+#include "tests/support/op_calls.h"
 
 namespace relaxc {
 namespace {
 
-std::string module_of(const std::string& params, const std::string& call) {
-  return "@R.function\ndef main(" + params + "):\n    n = T.int64()\n    m = T.int64()\n" +
-         "    y = " + call + "\n    return y\n";
-}
-
-// The StructInfo the call infers, as the text format writes it.
 std::string infer(const std::string& params, const std::string& call) {
-  IRModule m = text::parse_module(module_of(params, call), "ops.py");
-  return text::print_node(m->relax_function("main")->ret_struct_info);
+  return testing::inferred_struct_info(params, call);
 }
 
 std::string error(const std::string& params, const std::string& call) {
-  return error_of([&] { text::parse_module(module_of(params, call), "ops.py"); });
+  return testing::op_call_error(params, call);
 }
 
 const char* kX = "x: R.Tensor((\"n\", 4, 6), \"float32\"), i: R.Tensor((\"m\",), \"int64\")";
@@ -48,8 +39,7 @@ TEST(OpsManipulate, ExpandDimsAndSqueeze) {
 TEST(OpsManipulate, AttributesMayFollowTheArgumentsPositionally) {
   EXPECT_EQ(infer(kX, "R.repeat(x, 2, 1)"), f32("(n, 8, 6)"));
   EXPECT_EQ(infer(kX, "R.take(x, i, 2, \"clip\")"), f32("(n, 4, m)"));
-  EXPECT_EQ(error(kX, "R.flip(x, 1, 2)"),
-            "R.flip takes at most 2 arguments (data, axis), got 3");
+  EXPECT_EQ(error(kX, "R.flip(x, 1, 2)"), "R.flip takes at most 2 arguments (data, axis), got 3");
   EXPECT_EQ(error(kX, "R.repeat(x, 2, 1, axis=0)"), "R.repeat: attribute 'axis' is given twice");
 }
 

@@ -7,34 +7,19 @@
 
 #include <string>
 
-#include "ir/text/parser.h"
-#include "ir/text/printer.h"
-#include "tests/support/errors.h"
+#include "tests/support/op_calls.h"
 
 namespace relaxc {
 namespace {
 
-// A module whose main takes `params` (n and m symbolic) and returns `call`.
-std::string module_text(const std::string& params, const std::string& call) {
-  return "@R.function\ndef main(" + params +
-         "):\n    n = T.int64()\n    m = T.int64()\n    gv = " + call + "\n    return gv\n";
-}
-
-const relax::VarBindingNode& result_binding(const IRModule& m) {
-  const auto* seq = m->relax_function("main")->body.as<relax::SeqExprNode>();
-  return *seq->blocks.back()->bindings.back().as<relax::VarBindingNode>();
-}
-
-// The StructInfo inferred for `call`, as printed; the call must print back as written.
+// The StructInfo `call` infers; the call must print back as written.
 std::string infer(const std::string& params, const std::string& call) {
-  IRModule m = text::parse_module(module_text(params, call));
-  const relax::VarBindingNode& b = result_binding(m);
-  EXPECT_EQ(text::print_node(b.value), call);
-  return text::print_node(b.var->struct_info);
+  EXPECT_EQ(testing::printed_op_call(params, call), call);
+  return testing::inferred_struct_info(params, call);
 }
 
 std::string error(const std::string& params, const std::string& call) {
-  return error_of([&] { text::parse_module(module_text(params, call)); });
+  return testing::op_call_error(params, call);
 }
 
 const char* kX = R"(x: R.Tensor(("n", 3, "m"), dtype="float32"))";
@@ -52,8 +37,8 @@ TEST(OpsReductions, StatisticalAxesAndKeepdims) {
         << op;
   }
   // An integer axis is the list TVM makes of it.
-  IRModule m = text::parse_module(module_text(kX, "R.mean(x, axis=-2)"));
-  EXPECT_EQ(text::print_node(result_binding(m).value), "R.mean(x, axis=[-2], keepdims=False)");
+  EXPECT_EQ(testing::printed_op_call(kX, "R.mean(x, axis=-2)"),
+            "R.mean(x, axis=[-2], keepdims=False)");
   EXPECT_EQ(infer("x: R.Tensor(dtype=\"float32\", ndim=3)", "R.sum(x, axis=[1], keepdims=False)"),
             R"(R.Tensor(dtype="float32", ndim=2))");
   EXPECT_EQ(infer("x: R.Tensor(dtype=\"float32\")", "R.prod(x, axis=None, keepdims=False)"),
