@@ -110,11 +110,22 @@ StructInfo infer_dynamic_strided_slice(const CallNode* call, const BlockBuilder&
 // ---------------------------------------------------------------- take
 
 // numpy.take: x.shape[:axis] + indices.shape + x.shape[axis + 1:]; without an axis, x
-// must be 1-D (TVM).
+// must be 1-D (TVM). The indices may be a PrimValue: one index, as a 0-d tensor.
 StructInfo infer_take(const CallNode* call, const BlockBuilder&) {
   const TensorStructInfoNode& x = tensor_arg(call, 0);
-  const TensorStructInfoNode& indices = tensor_arg(call, 1);
-  require_int_dtype(call, 1, indices.dtype);
+  static const std::vector<PrimExpr> kScalar;
+  struct {
+    int ndim;
+    const std::vector<PrimExpr>* dims;
+  } indices;
+  if (const auto* prim = call->args[1]->struct_info.as<PrimStructInfoNode>()) {
+    require_int_dtype(call, 1, prim->dtype);
+    indices = {0, &kScalar};
+  } else {
+    const TensorStructInfoNode& tensor = tensor_arg(call, 1);
+    require_int_dtype(call, 1, tensor.dtype);
+    indices = {tensor.ndim, known_dims(tensor)};
+  }
   choice_attr(call, "mode", {"fast", "clip", "wrap", "nan"});
   const AttrValue* axis_value = call->attrs.find("axis");
   bool has_axis = axis_value != nullptr && !axis_value->is_none();
@@ -128,7 +139,7 @@ StructInfo infer_take(const CallNode* call, const BlockBuilder&) {
   int axis = normalize_axis(call, "axis", axis_attr, x.ndim);
   int out_ndim = x.ndim - 1 + indices.ndim;
   const std::vector<PrimExpr>* x_dims = known_dims(x);
-  const std::vector<PrimExpr>* i_dims = known_dims(indices);
+  const std::vector<PrimExpr>* i_dims = indices.dims;
   if (x_dims == nullptr || i_dims == nullptr) return tensor_sinfo_ndim(out_ndim, x.dtype);
   std::vector<PrimExpr> out(x_dims->begin(), x_dims->begin() + axis);
   out.insert(out.end(), i_dims->begin(), i_dims->end());

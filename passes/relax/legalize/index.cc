@@ -2,6 +2,7 @@
 // gather_nd, scatter_elements, scatter_nd.
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "ir/relax/ops/op_common.h"
 #include "passes/relax/legalize/legalize.h"
@@ -47,7 +48,15 @@ Expr legalize_take(LegalizeContext& ctx) {
   const CallNode* call = ctx.call();
   tir::ComputeBuilder compute;
   tir::Tensor x = ctx.input(compute, 0);
-  tir::Tensor indices = ctx.input(compute, 1);
+  // A PrimValue index is one index (a 0-d tensor of indices).
+  std::optional<tir::Tensor> indices;
+  PrimExpr scalar_index;
+  if (call->args[1]->struct_info.is<PrimStructInfoNode>()) {
+    scalar_index = ctx.prim_arg(compute, 1);
+  } else {
+    indices = ctx.input(compute, 1);
+  }
+  int indices_ndim = indices ? indices->ndim() : 0;
   const AttrValue* axis_attr = call->attrs.find("axis");
   int axis = axis_attr == nullptr || axis_attr->is_none()
                  ? 0
@@ -56,12 +65,12 @@ Expr legalize_take(LegalizeContext& ctx) {
   const PrimExpr& n = x.shape()[axis];
   tir::Tensor out =
       compute.compute("T_take", ctx.result_shape(compute), x.dtype(), [&](const Indices& i) {
-        std::vector<PrimExpr> at(i.begin() + axis, i.begin() + axis + indices.ndim());
-        PrimExpr index = indices(at);
+        std::vector<PrimExpr> at(i.begin() + axis, i.begin() + axis + indices_ndim);
+        PrimExpr index = indices ? (*indices)(at) : scalar_index;
         if (index->dtype != n->dtype) index = tir::cast(n->dtype, index);
         std::vector<PrimExpr> idx(i.begin(), i.begin() + axis);
         idx.push_back(PrimExpr());
-        idx.insert(idx.end(), i.begin() + axis + indices.ndim(), i.end());
+        idx.insert(idx.end(), i.begin() + axis + indices_ndim, i.end());
         PrimExpr zero = tir::make_const(n->dtype, 0);
         if (mode == "clip") {
           idx[axis] = tir::min(tir::max(index, zero), tir::sub(n, tir::make_const(n->dtype, 1)));
