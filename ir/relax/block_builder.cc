@@ -532,6 +532,11 @@ struct BlockBuilder::Impl {
         user_error(span) << display << ": attribute '" << spec.name << "' must not be None";
       }
       if (value.is_none() && spec.default_value.is_none()) continue;
+      // A data type attribute given as None is the unknown dtype "void" (out_dtype=None
+      // is TVM's default, which it prints as "void").
+      if (spec.default_value.kind == AttrValue::Kind::DType && value.is_none()) {
+        value = AttrValue::data_type(DataType::Void());
+      }
       // The text format spells data types as strings.
       if (spec.default_value.kind == AttrValue::Kind::DType &&
           value.kind == AttrValue::Kind::String) {

@@ -68,6 +68,16 @@ TEST(OpsReductions, ArgmaxArgmin) {
   EXPECT_EQ(error(kX, "R.argmin(x, axis=[0])"), "R.argmin: attribute 'axis' must be an integer");
 }
 
+// out_dtype=None, as TVM's frontends write it, is the unknown dtype: printed "void".
+TEST(OpsReductions, DataTypeAttributeNoneIsVoid) {
+  const char* params =
+      R"(a: R.Tensor((2, 3), dtype="float32"), b: R.Tensor((3, 4), dtype="float32"))";
+  EXPECT_EQ(testing::printed_op_call(params, "R.matmul(a, b, out_dtype=None)"),
+            "R.matmul(a, b, out_dtype=\"void\")");
+  EXPECT_EQ(testing::inferred_struct_info(params, "R.matmul(a, b, out_dtype=None)"),
+            R"(R.Tensor((2, 4), dtype="float32"))");
+}
+
 TEST(OpsReductions, Matmul) {
   const char* ab =
       R"(a: R.Tensor((2, "n", 4), dtype="float16"), b: R.Tensor((4, "m"), dtype="float16"), c: R.Tensor((5, 2), dtype="float16"))";
