@@ -176,6 +176,11 @@ TEST(OpsElementwise, ArangeEyeTrilOneHot) {
   EXPECT_EQ(error("R.arange(R.prim_value(0), R.prim_value(4), R.prim_value(0), "
                   "dtype=\"int64\")"),
             "R.arange: argument 'step' must not be 0");
+  // A float range too long for any tensor is refused, not wrapped around to empty.
+  EXPECT_EQ(error("R.arange(R.prim_value(T.float32(0)), R.prim_value(T.float32(1e30)), "
+                  "R.prim_value(T.float32(1e-30)), dtype=\"float32\")"),
+            "R.arange: the range from 0 to 1e+30 by 1e-30 has 1e+60 elements, more than a "
+            "tensor can hold");
   EXPECT_EQ(
       bound("R.eye(R.prim_value(n), R.prim_value(3), R.prim_value(1), dtype=\"float32\")"),
       "R.Tensor((n, 3), dtype=\"float32\") = R.eye(R.prim_value(n), R.prim_value(T.int64(3)), "

@@ -110,7 +110,14 @@ StructInfo infer_arange(const CallNode* call, const BlockBuilder& bb) {
   } else {
     std::optional<double> a = const_number(start), b = const_number(end), s = const_number(step);
     if (!a || !b || !s) return tensor_sinfo_ndim(1, dtype);
-    count = const_dim(std::max<int64_t>(0, static_cast<int64_t>(std::ceil((*b - *a) / *s))));
+    double elements = std::ceil((*b - *a) / *s);
+    // A count that is not a number, or past what an int64 dimension holds, is no tensor.
+    if (!(elements < 9.2e18)) {
+      user_error(call->span) << op_display_name(call) << ": the range from " << *a << " to " << *b
+                             << " by " << *s << " has " << elements
+                             << " elements, more than a tensor can hold";
+    }
+    count = const_dim(std::max<int64_t>(0, static_cast<int64_t>(elements)));
   }
   return tensor_sinfo({bb.analyzer().simplify(count)}, dtype);
 }
