@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 
+#include "ir/arith/analyzer.h"
 #include "ir/relax/ops/op_common.h"
 #include "passes/relax/legalize/legalize.h"
 
@@ -21,6 +22,15 @@ PrimExpr wrap_negative(PrimExpr index, const PrimExpr& extent) {
   DataType dtype = extent->dtype;
   if (index->dtype != dtype) index = tir::cast(dtype, index);
   return tir::select(tir::lt(index, tir::make_const(dtype, 0)), tir::add(index, extent), index);
+}
+
+// The index to read at: wrapped as above, then clamped into [0, extent), so that an index
+// out of range (undefined in ONNX, unchecked in TVM's "fast" mode; a kernel cannot report
+// it) reads the nearest element rather than memory outside the tensor.
+PrimExpr read_index(const PrimExpr& index, const PrimExpr& extent) {
+  DataType dtype = extent->dtype;
+  PrimExpr last = arith::simplify(tir::sub(extent, tir::make_const(dtype, 1)));
+  return tir::min(tir::max(wrap_negative(index, extent), tir::make_const(dtype, 0)), last);
 }
 
 Expr legalize_strided_slice(LegalizeContext& ctx) {
@@ -81,7 +91,7 @@ Expr legalize_take(LegalizeContext& ctx) {
           PrimExpr inside = tir::logical_and(tir::ge(index, zero), tir::lt(index, n));
           return tir::load_if(inside, x, idx, tir::make_const(x.dtype(), std::nan("")));
         } else {
-          idx[axis] = wrap_negative(index, n);
+          idx[axis] = read_index(index, n);
         }
         return x(idx);
       });
@@ -97,7 +107,7 @@ Expr legalize_gather_elements(LegalizeContext& ctx) {
   tir::Tensor out = compute.compute("T_gather_elements", ctx.result_shape(compute), data.dtype(),
                                     [&](const Indices& i) {
                                       std::vector<PrimExpr> idx(i.begin(), i.end());
-                                      idx[axis] = wrap_negative(indices(i), data.shape()[axis]);
+                                      idx[axis] = read_index(indices(i), data.shape()[axis]);
                                       return data(idx);
                                     });
   return ctx.call_tir("gather_elements", compute, {out}, tir::OpPattern::Injective);
@@ -119,7 +129,7 @@ Expr legalize_gather_nd(LegalizeContext& ctx) {
         for (int k = 0; k < depth; ++k) {
           std::vector<PrimExpr> at(i.begin(), i.begin() + positions);
           at.push_back(tir::make_const(indices.shape().back()->dtype, k));
-          idx.push_back(wrap_negative(indices(at), data.shape()[batch_dims + k]));
+          idx.push_back(read_index(indices(at), data.shape()[batch_dims + k]));
         }
         idx.insert(idx.end(), i.begin() + positions, i.end());
         return data(idx);

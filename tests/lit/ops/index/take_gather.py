@@ -5,9 +5,10 @@
 # RUN: %relaxc opt %s --passes=legalize-ops | FileCheck %s
 # CHECK:      def take(var_x: T.handle, var_indices: T.handle, var_T_take: T.handle):
 # CHECK-NEXT:     T.func_attr({"op_pattern": 2, "tir.noalias": True})
-# CHECK:          T_take[v_ax0, v_ax1, v_ax2] = x[T.Select(indices[v_ax0, v_ax1] < T.int64(0), indices[v_ax0, v_ax1] + n, indices[v_ax0, v_ax1]), v_ax2]
+# An index out of range reads the nearest element, never memory outside the tensor.
+# CHECK:          T_take[v_ax0, v_ax1, v_ax2] = x[T.min(T.max(T.Select(indices[v_ax0, v_ax1] < T.int64(0), indices[v_ax0, v_ax1] + n, indices[v_ax0, v_ax1]), T.int64(0)), n - T.int64(1)), v_ax2]
 # CHECK:      def gather_elements(
-# CHECK:          T_gather_elements[v_ax0, v_ax1] = data[v_ax0, T.Select(T.Cast("int64", indices[v_ax0, v_ax1]) < T.int64(0), T.Cast("int64", indices[v_ax0, v_ax1]) + T.int64(6), T.Cast("int64", indices[v_ax0, v_ax1]))]
+# CHECK:          T_gather_elements[v_ax0, v_ax1] = data[v_ax0, T.min(T.max(T.Select(T.Cast("int64", indices[v_ax0, v_ax1]) < T.int64(0), T.Cast("int64", indices[v_ax0, v_ax1]) + T.int64(6), T.Cast("int64", indices[v_ax0, v_ax1])), T.int64(0)), T.int64(5))]
 # CHECK:      def gather_nd(
 #
 # RUN: %op_check %s --work %t --input x:n,6:float32 --input i:m,2:int64:-6,6 --input j:m:int32:-9,9 --input k:n,4:int32:-6,6 --input g:m,2:int64:0,6 --input z::int64:-6,6 --sizes n=6,m=1 --sizes n=300,m=257 --reference "(np.take(x, np.where(i < 0, i + x.shape[0], i), axis=0), np.take(x, j, axis=1, mode='clip'), np.take(x, j, axis=-1, mode='wrap'), np.take_along_axis(x, np.where(k < 0, k + 6, k).astype(np.int64), 1), x[g[:, 0], g[:, 1]], x[:, int(z)])" | FileCheck %s --check-prefix=NUM
