@@ -123,6 +123,19 @@ void PrimExprUses::check_cast(const tir::PrimExpr& e, Span span) {
                              "; a cast converts between bool, integer and float types");
 }
 
+// Booleans have logic, not arithmetic: no back end defines + or * on them.
+void PrimExprUses::check_bool_arithmetic(const tir::PrimExpr& e, Span span) {
+  if (!e->dtype.is_bool()) return;
+  NodeKind k = e->kind();
+  bool arithmetic = k == NodeKind::TirAdd || k == NodeKind::TirSub || k == NodeKind::TirMul ||
+                    k == NodeKind::TirDiv || k == NodeKind::TirMod || k == NodeKind::TirFloorDiv ||
+                    k == NodeKind::TirFloorMod;
+  if (!arithmetic) return;
+  reporter_->error(span, "[tir] '" + text::print_node(e) +
+                             "' is arithmetic on booleans; use and, or, not (or cast the "
+                             "operands to an integer type)");
+}
+
 void PrimExprUses::visit(const tir::PrimExpr& e, Span span) {
   let_bound_.clear();
   visit_rec(e, span);
@@ -151,6 +164,7 @@ void PrimExprUses::visit_rec(const tir::PrimExpr& e, Span span) {
   }
   check_division(e, span);
   check_cast(e, span);
+  check_bool_arithmetic(e, span);
   dispatch(e.get(), [&](const auto* node) {
     for_each_field(node, [&](const auto& field) {
       using Field = std::decay_t<decltype(field)>;

@@ -59,7 +59,8 @@ std::string describe_prim_expr(const tir::PrimExpr& e);
 // except those bound by a Let inside it, on_load(load, span) for every buffer load
 // in it. `span` is that of the innermost located node other than a variable (a
 // variable's span is its declaration). Reports an integer division or remainder by the
-// constant 0 and a cast to or from a handle. Stops (and reports) past kMaxNestingDepth.
+// constant 0, a cast to or from a handle and arithmetic on booleans. Stops (and reports) past
+// kMaxNestingDepth.
 class PrimExprUses {
  public:
   using VarFn = std::function<void(const tir::VarNode*, Span)>;
@@ -72,6 +73,7 @@ class PrimExprUses {
   void visit_rec(const tir::PrimExpr& e, Span span);
   void check_division(const tir::PrimExpr& e, Span span);
   void check_cast(const tir::PrimExpr& e, Span span);
+  void check_bool_arithmetic(const tir::PrimExpr& e, Span span);
   Reporter* reporter_;
   VarFn on_var_;
   LoadFn on_load_;

@@ -190,6 +190,10 @@ Tensor ComputeBuilder::reduce(const std::string& name, std::vector<PrimExpr> sha
 Tensor ComputeBuilder::add_stage(const std::string& name, std::vector<PrimExpr> shape,
                                  DataType dtype, std::optional<ReduceKind> kind,
                                  std::vector<PrimExpr> reduce_extents, const ReduceBody& body) {
+  if (kind && dtype.is_bool()) {
+    if (*kind == ReduceKind::Sum) kind = ReduceKind::Max;
+    if (*kind == ReduceKind::Prod) kind = ReduceKind::Min;
+  }
   Renaming& r = *renaming_;
   shape = r.apply(shape);
   reduce_extents = r.apply(reduce_extents);

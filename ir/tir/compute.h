@@ -54,6 +54,7 @@ struct Tensor {
   int ndim() const { return static_cast<int>(buffer->shape.size()); }
 };
 
+// On bool, Sum is "any" (or) and Prod "all" (and): booleans have no arithmetic.
 enum class ReduceKind { Sum, Prod, Max, Min };
 // The identity of a reduction (0, 1, the least or the greatest value of dtype).
 PrimExpr reduce_identity(ReduceKind kind, DataType dtype);
