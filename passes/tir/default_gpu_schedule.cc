@@ -11,9 +11,10 @@
 //   kernel lowering turns into a cross-thread reduction; without an init (it adds to
 //   what its output holds) its spatial loops are scheduled as above and its reduction
 //   loops stay serial inside each thread.
-// A block without loops (a one-element function) gets unit blockIdx.x / threadIdx.x
-// loops. Symbolic extents work through split's tail guards. A grid above the target's
-// limit, constant or symbolic, is split_host_device's to fit (a grid-stride loop).
+// A block without loops (a one-element function, or opaque code) gets unit blockIdx.x /
+// threadIdx.x loops; T.parallel loops inside it become serial. Symbolic extents work through
+// split's tail guards. A grid above the target's limit, constant or symbolic, is
+// split_host_device's to fit (a grid-stride loop).
 #include "passes/tir/default_gpu_schedule.h"
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/tir/functor.h"
 #include "ir/tir/thread_axis.h"
 #include "passes/tir/schedule/schedule.h"
 #include "passes/tir/schedule/schedule_internal.h"
@@ -44,10 +46,26 @@ int64_t next_power_of_two(int64_t v) {
   return p;
 }
 
-// Wraps `stmt` (found at `path`) in unit loops bound to each of `axes`, outermost first.
+// The T.parallel loops of a statement that one thread runs, made serial: a parallel
+// loop's iterations are independent, so running them in order is one of its meanings,
+// and a kernel's only parallel work is its threads.
+class SerializeParallelLoops final : public Mutator {
+ protected:
+  Stmt mutate_node(const ForNode* loop) override {
+    Stmt rebuilt = Mutator::mutate_node(loop);
+    const auto* f = rebuilt.as<ForNode>();
+    if (f == nullptr || f->kind != ForKind::Parallel) return rebuilt;
+    return for_loop(f->loop_var, f->min, f->extent, ForKind::Serial, f->body, {}, f->annotations,
+                    f->span);
+  }
+};
+
+// Wraps `stmt` (found at `path`) in unit loops bound to each of `axes`, outermost first;
+// the single thread runs its parallel loops serially.
 PrimFunc wrap_in_unit_loops(const PrimFunc& func, const StmtPath& path,
                             const std::vector<std::string>& axes) {
-  Stmt body = path.back();
+  SerializeParallelLoops serialize;
+  Stmt body = serialize.mutate(path.back());
   for (size_t i = axes.size(); i-- > 0;) {
     std::string name = axes[i];
     std::replace(name.begin(), name.end(), '.', '_');
