@@ -1,7 +1,10 @@
 // The default GPU schedule: binds every unscheduled block of a PrimFunc to GPU threads.
 //
-// Each block directly under the root block, not under a thread-bound loop yet, whose
-// loops form a perfect nest holding it alone, is scheduled with the loop primitives:
+// A function no thread binding has touched is first offered to the rules of
+// gpu_rules/ (matmul, reductions, ...), in order; the first that recognizes it schedules
+// it whole. Otherwise, the generic schedule: each block directly under the root block,
+// not under a thread-bound loop yet, whose loops form a perfect nest holding it alone, is
+// scheduled with the loop primitives:
 // - spatial block: its loops fused into one of extent E, split [ceil(E / T), T] with
 //   T = min(256, max threads per block) (or E when smaller), bound to blockIdx.x and
 //   threadIdx.x;
@@ -18,12 +21,14 @@
 #include "passes/tir/default_gpu_schedule.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ir/tir/functor.h"
 #include "ir/tir/thread_axis.h"
+#include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/schedule/schedule.h"
 #include "passes/tir/schedule/schedule_internal.h"
 
@@ -172,6 +177,15 @@ bool directly_under_root(const StmtPath& path) {
 
 PrimFunc default_gpu_schedule(const PrimFunc& func, const Target& target) {
   if (root_block(func) == nullptr) return func;  // opaque code: nothing to schedule
+  std::vector<BlockRealize> blocks = blocks_under(func->body);
+  bool untouched = std::none_of(blocks.begin(), blocks.end(), [&](const BlockRealize& realize) {
+    return under_thread_binding(find_block_path(func->body, realize->block->name));
+  });
+  if (untouched) {
+    for (const GpuScheduleRule& rule : gpu_schedule_rules()) {
+      if (std::optional<PrimFunc> scheduled = rule.apply(func, target)) return *scheduled;
+    }
+  }
   Schedule s(func);
   for (const BlockRef& block : s.get_blocks()) {
     StmtPath path = find_block_path(s.func()->body, block.name);

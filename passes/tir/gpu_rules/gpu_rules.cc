@@ -1,0 +1,11 @@
+// The list of the default GPU schedule's rules (gpu_rule.h), most specific first.
+#include "passes/tir/gpu_rules/gpu_rule.h"
+
+namespace relaxc::tir {
+
+const std::vector<GpuScheduleRule>& gpu_schedule_rules() {
+  static const std::vector<GpuScheduleRule> rules = {};
+  return rules;
+}
+
+}  // namespace relaxc::tir
