@@ -1,0 +1,148 @@
+// Tests of count_lowered against hand counts: global bytes, FLOPs and compulsory traffic
+// of hand-scheduled kernels (elementwise, a shared-memory tiled matmul, two kernels
+// through a workspace) and of the generic schedule's reduction kernels, at several sizes.
+#include "passes/tir/kernel_counts.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "ir/arith/analyzer.h"
+#include "passes/tir/default_gpu_schedule.h"
+#include "tests/unit/lower_to_kernels_checks.h"
+#include "tests/unit/lower_to_kernels_inputs.h"
+
+namespace relaxc {
+namespace {
+
+using lowering_checks::evaluate;
+using lowering_checks::lower;
+using Shapes = std::map<std::string, int64_t>;
+
+struct Totals {
+  int64_t read = 0, written = 0, flops = 0;
+};
+
+Totals totals(const tir::FuncCounts& counts, const Shapes& shapes) {
+  Totals t;
+  for (const tir::LaunchCounts& launch : counts.launches) {
+    t.read += evaluate(launch.bytes_read, shapes);
+    t.written += evaluate(launch.bytes_written, shapes);
+    t.flops += evaluate(launch.flops, shapes);
+  }
+  return t;
+}
+
+// Elementwise add of n floats: reads 2 * 4n bytes, writes 4n, n FLOPs, exactly (the tail
+// guard lets n of the padded iterations through), on Vulkan with its grid-stride loop for
+// grids past 65535 blocks and on CUDA without one.
+TEST(KernelCounts, ElementwiseAddIsCompulsory) {
+  for (const char* target : {"vulkan -profile=desktop", "cuda"}) {
+    tir::FuncCounts counts = tir::count_lowered(lower(tir_inputs::kVectorAdd, "add", target));
+    EXPECT_EQ(counts.name, "add");
+    ASSERT_EQ(counts.launches.size(), 1u);
+    EXPECT_FALSE(counts.launches[0].upper_bound) << target;
+    EXPECT_EQ(counts.launches[0].block, (std::array<int64_t, 3>{256, 1, 1}));
+    EXPECT_EQ(counts.launches[0].shared_memory_bytes, 0);
+    for (int64_t n : {1, 7, 1000, 4097, 70000000}) {
+      Totals t = totals(counts, {{"n", n}});
+      EXPECT_EQ(t.read, 8 * n) << target << " n=" << n;
+      EXPECT_EQ(t.written, 4 * n) << target << " n=" << n;
+      EXPECT_EQ(t.flops, n) << target << " n=" << n;
+      EXPECT_EQ(evaluate(counts.compulsory_read, {{"n", n}}), 8 * n);
+      EXPECT_EQ(evaluate(counts.compulsory_written, {{"n", n}}), 4 * n);
+    }
+  }
+}
+
+// The counts are expressions of the shape variables, simplified: 8 * n, not a min of
+// the padded grid and n.
+TEST(KernelCounts, SymbolicExpressions) {
+  tir::FuncCounts counts = tir::count_lowered(lower(tir_inputs::kVectorAdd, "add", "cuda"));
+  const tir::LaunchCounts& launch = counts.launches[0];
+  EXPECT_EQ(text::print_node(launch.bytes_read), "n * T.int64(8)");
+  EXPECT_EQ(text::print_node(launch.flops), "n");
+  EXPECT_EQ(text::print_node(counts.compulsory_written), "n * T.int64(4)");
+}
+
+// The tiled matmul: 32 x 32 output tiles per block, k in steps of 16 through shared tiles
+// of A (32 x 16) and B (16 x 32). Each block reads a 32-row strip of A and a 32-column
+// strip of B: A is read n / 32 times, B m / 32 times; C written once; 2 m n k FLOPs.
+// Its 2-D tail guards are not understood, so the counts are upper bounds, exact when the
+// sizes are multiples of the tiles.
+TEST(KernelCounts, TiledMatmulWithSharedMemory) {
+  tir::FuncCounts counts =
+      tir::count_lowered(lower(tir_inputs::kCooperativeMatmul, "matmul", "cuda"));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  const tir::LaunchCounts& launch = counts.launches[0];
+  EXPECT_EQ(launch.shared_memory_bytes, (32 * 16 + 16 * 32) * 4);
+  EXPECT_EQ(launch.block, (std::array<int64_t, 3>{32, 8, 1}));
+  EXPECT_TRUE(launch.upper_bound);
+  for (int64_t size : {64, 128}) {
+    const int64_t m = size, n = size, k = size;
+    Shapes shapes = {{"m", m}, {"n", n}, {"k", k}};
+    Totals t = totals(counts, shapes);
+    EXPECT_EQ(t.read, m * k * 4 * (n / 32) + k * n * 4 * (m / 32)) << size;
+    EXPECT_EQ(t.written, m * n * 4) << size;
+    EXPECT_EQ(t.flops, 2 * m * n * k) << size;
+    EXPECT_EQ(evaluate(counts.compulsory_read, shapes), (m * k + k * n) * 4);
+    EXPECT_EQ(evaluate(counts.compulsory_written, shapes), m * n * 4);
+    EXPECT_EQ(evaluate(launch.grid[0], shapes), n / 32);
+    EXPECT_EQ(evaluate(launch.grid[1], shapes), m / 32);
+  }
+}
+
+// Two kernels through a global intermediate: 4n bytes written and read back that the
+// compulsory traffic (A read, B written) does not have.
+TEST(KernelCounts, WorkspaceTrafficExceedsCompulsory) {
+  tir::FuncCounts counts =
+      tir::count_lowered(lower(tir_inputs::kTwoKernels, "two_kernels", "cuda"));
+  ASSERT_EQ(counts.launches.size(), 2u);
+  for (int64_t n : {1, 1000}) {
+    Totals t = totals(counts, {{"n", n}});
+    EXPECT_EQ(t.read, 8 * n);
+    EXPECT_EQ(t.written, 8 * n);
+    EXPECT_EQ(t.flops, 2 * n);
+    EXPECT_EQ(evaluate(counts.compulsory_read, {{"n", n}}) +
+                  evaluate(counts.compulsory_written, {{"n", n}}),
+              8 * n);
+  }
+}
+
+// The generic schedule's row sum: one block of 256 threads per row, each thread summing a
+// strided part of the row, then the tree. Reads the m x n input once and writes m sums:
+// compulsory. FLOPs: m n adds, plus per row the tree of the target (CUDA: 5 shuffle steps
+// over 256 threads, 3 over the 8 warp sums in the first warp, then the final add).
+TEST(KernelCounts, RowSumOfTheGenericSchedule) {
+  constexpr const char* kSum = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def sum(var_A: T.handle, var_B: T.handle):
+        m = T.int64()
+        n = T.int64()
+        A = T.match_buffer(var_A, (m, n))
+        B = T.match_buffer(var_B, (m,))
+        for i, j in T.grid(m, n):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SR", [i, j])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + A[vi, vj]
+)";
+  Target target = parse_target("cuda");
+  tir::PrimFunc scheduled =
+      tir::default_gpu_schedule(lowering_checks::parse_func(kSum, "sum"), target);
+  tir::FuncCounts counts = tir::count_lowered(tir::lower_to_kernels(scheduled, "sum", target));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  EXPECT_FALSE(counts.launches[0].upper_bound);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {7, 1000}, {3, 4097}}) {
+    Totals t = totals(counts, {{"m", m}, {"n", n}});
+    EXPECT_EQ(t.read, 4 * m * n);
+    EXPECT_EQ(t.written, 4 * m);
+    EXPECT_EQ(t.flops, m * n + m * (5 * 256 + 3 * 32 + 1));
+  }
+}
+
+}  // namespace
+}  // namespace relaxc
