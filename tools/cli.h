@@ -1,6 +1,7 @@
 // What the relaxc commands share: the parsed command line, the two kinds of error a
 // command reports (usage, file), reading the input module and choosing targets.
 #pragma once
+#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -45,6 +46,9 @@ struct CommandLine {
   std::optional<std::string> output_dir;  // run: --output-dir
   std::string device = "auto";        // run: --device
   bool verify = false;                // inspect: --verify
+  bool report = false;                // build: --report
+  std::optional<std::string> report_device;      // build: --report-device (a preset's name)
+  std::map<std::string, int64_t> report_shapes;  // build: --report-shape NAME=VALUE
   bool help = false;
 };
 

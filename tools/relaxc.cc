@@ -16,6 +16,7 @@
 
 #include "codegen/target_backend.h"
 #include "driver/compile.h"
+#include "driver/kernel_report.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
@@ -136,6 +137,7 @@ struct CommandSpec {
   bool takes_pipeline_options = false;  // --print-after-each, --time-passes, --disable-pass (build)
   bool takes_run_options = false;       // --function, --input, --output-dir, --device (run)
   bool takes_verify = false;            // --verify (inspect)
+  bool takes_report = false;            // --report, --report-device, --report-shape (build)
 };
 
 std::string opt_help() {
@@ -224,6 +226,23 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
           arg == "--output-dir" ? next_value(arg) : arg.substr(std::strlen("--output-dir="));
     } else if (spec.takes_run_options && (arg == "--device" || arg.starts_with("--device="))) {
       cl.device = arg == "--device" ? next_value(arg) : arg.substr(std::strlen("--device="));
+    } else if (spec.takes_report && arg == "--report") {
+      cl.report = true;
+    } else if (spec.takes_report &&
+               (arg == "--report-device" || arg.starts_with("--report-device="))) {
+      cl.report_device =
+          arg == "--report-device" ? next_value(arg) : arg.substr(std::strlen("--report-device="));
+      if (driver::find_device_preset(*cl.report_device) == nullptr) {
+        throw UsageError{"unknown --report-device '" + *cl.report_device +
+                         "'; known devices: " + driver::known_device_presets()};
+      }
+    } else if (spec.takes_report &&
+               (arg == "--report-shape" || arg.starts_with("--report-shape="))) {
+      std::string shapes =
+          arg == "--report-shape" ? next_value(arg) : arg.substr(std::strlen("--report-shape="));
+      if (std::string why = driver::parse_shape_values(shapes, cl.report_shapes); !why.empty()) {
+        throw UsageError{"--report-shape: " + why};
+      }
     } else if (spec.takes_verify && arg == "--verify") {
       cl.verify = true;
     } else if (spec.takes_emit && arg.starts_with("--emit=")) {
@@ -240,6 +259,13 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
     throw UsageError{"missing --target (e.g. --target vulkan)"};
   }
   if (cl.emit == "binary" && !cl.output) throw UsageError{"--emit=binary needs -o OUTPUT"};
+  if (!cl.report && (cl.report_device || !cl.report_shapes.empty())) {
+    throw UsageError{"--report-device and --report-shape need --report"};
+  }
+  if (cl.report && cl.output == "-") {
+    throw UsageError{
+        "--report prints to standard output, so -o - cannot write the executable there"};
+  }
   if (positional.empty()) throw UsageError{"missing FILE (use '-' for standard input)"};
   if (positional.size() > 1) {
     throw UsageError{"expected one FILE, got '" + positional[0] + "' and '" + positional[1] + "'"};
@@ -353,7 +379,8 @@ const std::vector<Command>& commands() {
         .takes_output = true,
         .takes_target = true,
         .repeats_target = true,
-        .takes_pipeline_options = true},
+        .takes_pipeline_options = true,
+        .takes_report = true},
        run_build,
        build_help},
       {{.name = "run", .takes_run_options = true}, run_run, run_help},

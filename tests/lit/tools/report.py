@@ -1,0 +1,103 @@
+# relaxc build --report: the kernel report of each target, checked against hand counts of
+# the generic schedule's kernels (an elementwise add, softmax's three kernels, a matmul as
+# one thread-block reduction per output), as expressions and at --report-shape values,
+# with the roofline on a device preset; the executable is still written; the errors.
+#
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %relaxc build %s --target cuda -o %t/m.rxe --report | FileCheck %s --check-prefix=SYMBOLIC
+# RUN: %relaxc inspect %t/m.rxe | FileCheck %s --check-prefix=WRITTEN
+# WRITTEN: exports: main
+#
+# add of m x n: reads 2 * 4mn bytes, writes 4mn, mn FLOPs: the compulsory traffic.
+# SYMBOLIC: kernel report: target "cuda -arch=sm_80"
+# SYMBOLIC-NEXT: function 'add': 1 kernel
+# SYMBOLIC-NEXT: kernel 'add_kernel': grid [(m * n + 255) // 256, 1, 1], block [256, 1, 1], shared 0 B, {{registers [0-9]+, spills 0 B|registers: ptxas is not installed}}
+# SYMBOLIC-NEXT: read m * n * 8 B, written m * n * 4 B, flops m * n
+# SYMBOLIC-NEXT: traffic m * n * 12 B, compulsory m * n * 12 B (read m * n * 8, written m * n * 4), ratio 1.00
+#
+# softmax, legalized: max (reads x: 4mn, writes m maxima), sum of exp (reads x and the max
+# of its row per element: 8mn, writes m sums), normalize (reads x, max and sum per element:
+# 12mn, writes 4mn): 28mn + 8m bytes against 8mn compulsory. FLOPs: per element 1 max,
+# then sub + exp + add, then sub + exp + div; per row the CUDA tree of each reduction
+# (5 shuffle steps over 256 threads, 3 over the 8 warp results, a final op: 1377).
+# SYMBOLIC: function 'softmax': 3 kernels
+# SYMBOLIC-NEXT: kernel 'softmax_kernel_0': grid [m, 1, 1], block [256, 1, 1], shared 32 B
+# SYMBOLIC-NEXT: read m * n * 4 B, written m * 4 B, flops m * 1377 + m * n
+# SYMBOLIC-NEXT: kernel 'softmax_kernel_1': grid [m, 1, 1], block [256, 1, 1], shared 32 B
+# SYMBOLIC-NEXT: read m * n * 8 B, written m * 4 B, flops m * 1377 + m * n * 3
+# SYMBOLIC-NEXT: kernel 'softmax_kernel_2': grid [(m * n + 255) // 256, 1, 1], block [256, 1, 1], shared 0 B
+# SYMBOLIC-NEXT: read m * n * 12 B, written m * n * 4 B, flops m * n * 3
+# SYMBOLIC-NEXT: traffic m * 8 + m * n * 28 B, compulsory m * n * 8 B (read m * n * 4, written m * n * 4)
+#
+# matmul (m x n) (n x k), one block per output: every output reads a row and a column,
+# 2 * 4mkn bytes; 2mkn FLOPs plus the tree per output.
+# SYMBOLIC: function 'matmul': 1 kernel
+# SYMBOLIC-NEXT: kernel 'matmul_kernel': grid [m * k, 1, 1], block [256, 1, 1], shared 32 B
+# SYMBOLIC-NEXT: read k * m * n * 8 B, written k * m * 4 B, flops k * m * 1377 + k * m * n * 2
+# SYMBOLIC-NEXT: traffic k * m * 4 + k * m * n * 8 B, compulsory k * m * 4 + k * n * 4 + m * n * 4 B (read k * n * 4 + m * n * 4, written k * m * 4)
+# SYMBOLIC-NOT: roofline
+#
+# At m=64, n=256, k=128 on the H100 preset: add moves 196608 bytes (58.7 ns at 3.35 TB/s);
+# softmax 459264 against 131072 (ratio 3.50); matmul 16777216 + 32768 bytes against
+# 229376 (ratio 73.29).
+# RUN: %relaxc build %s --target cuda -o %t/m.rxe --report --report-device h100 --report-shape m=64 --report-shape=n=256,k=128 | FileCheck %s --check-prefix=H100
+# H100: kernel report: target "cuda -arch=sm_80", device h100, k=128, m=64, n=256
+# H100-NEXT: device: NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32, 990 TFLOP/s FP16 tensor (dense); the roofline uses FP32 (no kernel uses tensor cores)
+# H100: at these shapes: read 131072 B, written 65536 B, flops 16384, roofline 58.7 ns (memory)
+# H100-NEXT: traffic m * n * 12 B, compulsory m * n * 12 B (read m * n * 8, written m * n * 4), ratio 1.00
+# H100-NEXT: roofline 58.7 ns
+# H100: function 'softmax'
+# H100: traffic m * 8 + m * n * 28 B, {{.*}} ratio 3.50
+# H100: function 'matmul'
+# H100: at these shapes: read 16777216 B, written 32768 B, flops 15474688, roofline 5.02 us (memory)
+# H100: ratio 73.29
+# H100-NEXT: roofline 5.02 us
+# H100-NEXT: total roofline (each function once):
+#
+# Vulkan: the same counts through the grid-stride loops of grids past 65535 blocks, and the
+# shared-memory tree (255 adds and a final one per row); no registers.
+# RUN: %relaxc build %s --target "vulkan -profile=mobile" -o %t/v.rxe --report --report-device mobile --report-shape m=1000,n=7,k=3 | FileCheck %s --check-prefix=MOBILE
+# MOBILE: kernel report: target "vulkan -profile=mobile", device mobile, k=3, m=1000, n=7
+# MOBILE-NEXT: device: a phone GPU
+# MOBILE: kernel 'add_kernel': grid [min((m * n + 127) // 128, 65535), 1, 1], block [128, 1, 1], shared 0 B, registers: not reported for SPIR-V
+# MOBILE-NEXT: read m * n * 8 B, written m * n * 4 B, flops m * n
+# MOBILE-NEXT: at these shapes: read 56000 B, written 28000 B, flops 7000, roofline 1.64 us (memory)
+#
+# Errors: an unknown preset and malformed values are usage errors (exit 2); a variable no
+# kernel has fails the build before the executable is written (exit 1).
+# RUN: sh -c '%relaxc build %s --target cuda -o %t/e.rxe --report --report-device a100 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=DEVICE
+# DEVICE: relaxc build: error: unknown --report-device 'a100'; known devices: h100, mobile
+# DEVICE: exit status 2
+# RUN: sh -c '%relaxc build %s --target cuda -o %t/e.rxe --report --report-shape n 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=MALFORMED
+# MALFORMED: relaxc build: error: --report-shape: expected NAME=VALUE (e.g. n=4096), got 'n'
+# MALFORMED: exit status 2
+# RUN: sh -c '%relaxc build %s --target cuda -o %t/e.rxe --report --report-shape n=big 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=VALUE
+# VALUE: relaxc build: error: --report-shape: the value of 'n' must be a non-negative integer below 10^18, got 'big'
+# VALUE: exit status 2
+# RUN: sh -c '%relaxc build %s --target cuda -o %t/e.rxe --report-device h100 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-REPORT
+# NO-REPORT: relaxc build: error: --report-device and --report-shape need --report
+# NO-REPORT: exit status 2
+# RUN: sh -c '%relaxc build %s --target cuda -o - --report 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=STDOUT
+# STDOUT: relaxc build: error: --report prints to standard output, so -o - cannot write the executable there
+# STDOUT: exit status 2
+# RUN: sh -c '%relaxc build %s --target cuda -o %t/q.rxe --report --report-shape q=3 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNKNOWN-VAR
+# UNKNOWN-VAR: relaxc build: error: --report-shape: 'q' names no shape variable of the kernels (their variables: k, m, n)
+# UNKNOWN-VAR: exit status 1
+# RUN: not test -e %t/q.rxe
+
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("m", "n"), dtype="float32"), y: R.Tensor(("m", "n"), dtype="float32"), w: R.Tensor(("n", "k"), dtype="float32")) -> R.Tensor(("m", "k"), dtype="float32"):
+        m = T.int64()
+        n = T.int64()
+        k = T.int64()
+        with R.dataflow():
+            lv: R.Tensor((m, n), dtype="float32") = R.add(x, y)
+            lv1: R.Tensor((m, n), dtype="float32") = R.nn.softmax(lv, axis=-1)
+            gv: R.Tensor((m, k), dtype="float32") = R.matmul(lv1, w, out_dtype="void")
+            R.output(gv)
+        return gv
