@@ -259,6 +259,18 @@ std::string kernel_report(const codegen::CompiledKernels& compiled, const Report
       out += "    read " + bound(launch.bytes_read) + show(launch.bytes_read) + " B, written " +
              bound(launch.bytes_written) + show(launch.bytes_written) + " B, flops " +
              bound(launch.flops) + show(launch.flops) + "\n";
+      if (launch.shared_memory_bytes > 0) {
+        out += "    shared read " + bound(launch.shared_bytes_read) +
+               show(launch.shared_bytes_read) + " B, written " +
+               bound(launch.shared_bytes_written) + show(launch.shared_bytes_written) + " B";
+        std::optional<int64_t> shared_read = eval.value(launch.shared_bytes_read);
+        std::optional<int64_t> shared_written = eval.value(launch.shared_bytes_written);
+        if (!options.shapes.empty() && shared_read && shared_written) {
+          out += " (at these shapes " + std::to_string(*shared_read) + " B, " +
+                 std::to_string(*shared_written) + " B)";
+        }
+        out += "\n";
+      }
       traffic = traffic.defined() && launch.bytes_read.defined() && launch.bytes_written.defined()
                     ? traffic + launch.bytes_read + launch.bytes_written
                     : PrimExpr();

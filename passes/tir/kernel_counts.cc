@@ -4,8 +4,8 @@
 // Algorithm: one walk over each kernel's body, keeping the stack of loops around the
 // current statement (their trip counts rewritten over the host vars: the kernel's int32
 // scalar params replaced by the launch's scalar arguments, in int64 so that products of
-// sizes do not wrap) and the conjuncts of the guards around it. Every global load and
-// store and every floating-point operation adds its size times the number of iterations
+// sizes do not wrap) and the conjuncts of the guards around it. Every global or shared
+// load and store and every floating-point operation adds its size times the number of iterations
 // of those loops that the guards let through. That number is computed per group of loops
 // that the guards tie together: a group no guard mentions is the product of its trip
 // counts; a group with one guard `mixed-radix index < bound` (the index enumerates the
@@ -161,6 +161,8 @@ class LaunchCounter : public Visitor {
     finish(out_.bytes_read);
     finish(out_.bytes_written);
     finish(out_.flops);
+    finish(out_.shared_bytes_read);
+    finish(out_.shared_bytes_written);
   }
 
   // `e` over the host vars in int64, or null where it reads a loop var or data.
@@ -229,14 +231,22 @@ class LaunchCounter : public Visitor {
     Visitor::visit_node(node);
   }
 
+  void visit_node(const AllocateNode* node) override {
+    if (node->buffer->scope == "shared") shared_.insert(node->buffer->data.get());
+    Visitor::visit_node(node);
+  }
+
   void visit_node(const BufferStoreNode* node) override {
-    if (global_.count(node->buffer->data.get()) != 0)
-      add(out_.bytes_written, node->value->dtype.bytes());
+    if (PrimExpr* total = traffic(node->buffer, out_.bytes_written, out_.shared_bytes_written)) {
+      add(*total, node->value->dtype.bytes());
+    }
     Visitor::visit_node(node);
   }
 
   void visit_node(const BufferLoadNode* node) override {
-    if (global_.count(node->buffer->data.get()) != 0) add(out_.bytes_read, node->dtype.bytes());
+    if (PrimExpr* total = traffic(node->buffer, out_.bytes_read, out_.shared_bytes_read)) {
+      add(*total, node->dtype.bytes());
+    }
     Visitor::visit_node(node);
   }
 
@@ -269,6 +279,14 @@ class LaunchCounter : public Visitor {
 #undef RELAXC_COUNT_FLOAT_OP
 
  private:
+  // The total an access to `buffer` adds to: `global` or `shared` by its memory, or null
+  // for local memory.
+  PrimExpr* traffic(const Buffer& buffer, PrimExpr& global, PrimExpr& shared) {
+    if (global_.count(buffer->data.get()) != 0) return &global;
+    if (shared_.count(buffer->data.get()) != 0) return &shared;
+    return nullptr;
+  }
+
   // Adds `units` per iteration of the current statement to `total`, which stays null
   // (unknown) once a trip count depends on data.
   void add(PrimExpr& total, int64_t units) {
@@ -532,6 +550,7 @@ class LaunchCounter : public Visitor {
   std::unordered_map<const VarNode*, PrimExpr> host_;  // kernel var -> host expression
   std::unordered_map<const VarNode*, PrimExpr> lets_;  // let var -> its value (kernel)
   std::unordered_set<const VarNode*> global_;          // data vars of the buffer params
+  std::unordered_set<const VarNode*> shared_;          // data vars of shared allocations
   std::vector<Loop> loops_;
   std::vector<PrimExpr> guards_;
   std::optional<PrimExpr> multiplier_;  // iterations() for the current loops and guards
@@ -562,6 +581,8 @@ FuncCounts count_lowered(const LoweredFunc& func) {
     out.bytes_read = int_imm(kInt64, 0);
     out.bytes_written = int_imm(kInt64, 0);
     out.flops = int_imm(kInt64, 0);
+    out.shared_bytes_read = int_imm(kInt64, 0);
+    out.shared_bytes_written = int_imm(kInt64, 0);
     LaunchCounter(launch, out).count(launch.kernel.func->body);
     // Which buffers each kernel reads and writes, by its buffer params in order.
     const PrimFuncNode* f = launch.kernel.func.get();

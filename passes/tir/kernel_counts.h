@@ -20,6 +20,9 @@ struct LaunchCounts {
   std::array<int64_t, 3> block = {1, 1, 1};
   int64_t shared_memory_bytes = 0;
   PrimExpr bytes_read, bytes_written, flops;
+  // Loads and stores of shared memory, counted as the global ones: with the FLOPs they
+  // show how much a tile in shared memory is reused.
+  PrimExpr shared_bytes_read, shared_bytes_written;
   // True when some guard was not understood, so that its statements are counted on every
   // iteration of the loops around them: the counts are then upper bounds.
   bool upper_bound = false;
@@ -33,8 +36,8 @@ struct FuncCounts {
   PrimExpr compulsory_read, compulsory_written;
 };
 
-// Counts every launch of `func`. Each global load or store counts its dtype's bytes (all
-// lanes), each floating-point add, sub, mul, div, mod, min, max and each call with a
+// Counts every launch of `func`. Each global (and shared) load or store counts its dtype's
+// bytes (all lanes), each floating-point add, sub, mul, div, mod, min, max and each call with a
 // floating-point result (exp, sqrt, ...) counts one operation per lane; every one of them
 // times the trip counts of the loops around it, thread-bound loops included (a blockIdx
 // loop and its grid-stride loop together run the grid's extent). A guard counts exactly

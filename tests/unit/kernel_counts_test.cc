@@ -1,4 +1,4 @@
-// Tests of count_lowered against hand counts: global bytes, FLOPs and compulsory traffic
+// Tests of count_lowered against hand counts: global and shared bytes, FLOPs, compulsory traffic
 // of hand-scheduled kernels (elementwise, a shared-memory tiled matmul, two kernels
 // through a workspace) and of the generic schedule's reduction kernels, at several sizes.
 #include "passes/tir/kernel_counts.h"
@@ -86,6 +86,10 @@ TEST(KernelCounts, TiledMatmulWithSharedMemory) {
     EXPECT_EQ(t.read, m * k * 4 * (n / 32) + k * n * 4 * (m / 32)) << size;
     EXPECT_EQ(t.written, m * n * 4) << size;
     EXPECT_EQ(t.flops, 2 * m * n * k) << size;
+    // The tiles are written once per block and k step (what was read from global memory)
+    // and read twice per FMA: 2 FLOPs per 8 shared bytes, no reuse in registers.
+    EXPECT_EQ(evaluate(launch.shared_bytes_written, shapes), t.read) << size;
+    EXPECT_EQ(evaluate(launch.shared_bytes_read, shapes), 8 * m * n * k) << size;
     EXPECT_EQ(evaluate(counts.compulsory_read, shapes), (m * k + k * n) * 4);
     EXPECT_EQ(evaluate(counts.compulsory_written, shapes), m * n * 4);
     EXPECT_EQ(evaluate(launch.grid[0], shapes), n / 32);
@@ -141,6 +145,9 @@ class Module:
     EXPECT_EQ(t.read, 4 * m * n);
     EXPECT_EQ(t.written, 4 * m);
     EXPECT_EQ(t.flops, m * n + m * (5 * 256 + 3 * 32 + 1));
+    // The 8 warp sums of each row through shared memory.
+    EXPECT_EQ(evaluate(counts.launches[0].shared_bytes_written, {{"m", m}, {"n", n}}), 32 * m);
+    EXPECT_EQ(evaluate(counts.launches[0].shared_bytes_read, {{"m", m}, {"n", n}}), 32 * m);
   }
 }
 

@@ -19,12 +19,15 @@
 # of its row per element: 8mn, writes m sums), normalize (reads x, max and sum per element:
 # 12mn, writes 4mn): 28mn + 8m bytes against 8mn compulsory. FLOPs: per element 1 max,
 # then sub + exp + add, then sub + exp + div; per row the CUDA tree of each reduction
-# (5 shuffle steps over 256 threads, 3 over the 8 warp results, a final op: 1377).
+# (5 shuffle steps over 256 threads, 3 over the 8 warp results, a final op: 1377); the
+# 8 warp results pass through shared memory (32 bytes written and read per row).
 # SYMBOLIC: function 'softmax': 3 kernels
 # SYMBOLIC-NEXT: kernel 'softmax_kernel_0': grid [m, 1, 1], block [256, 1, 1], shared 32 B
 # SYMBOLIC-NEXT: read m * n * 4 B, written m * 4 B, flops m * 1377 + m * n
+# SYMBOLIC-NEXT: shared read m * 32 B, written m * 32 B
 # SYMBOLIC-NEXT: kernel 'softmax_kernel_1': grid [m, 1, 1], block [256, 1, 1], shared 32 B
 # SYMBOLIC-NEXT: read m * n * 8 B, written m * 4 B, flops m * 1377 + m * n * 3
+# SYMBOLIC-NEXT: shared read m * 32 B, written m * 32 B
 # SYMBOLIC-NEXT: kernel 'softmax_kernel_2': grid [(m * n + 255) // 256, 1, 1], block [256, 1, 1], shared 0 B
 # SYMBOLIC-NEXT: read m * n * 12 B, written m * n * 4 B, flops m * n * 3
 # SYMBOLIC-NEXT: traffic m * 8 + m * n * 28 B, compulsory m * n * 8 B (read m * n * 4, written m * n * 4)
@@ -34,6 +37,7 @@
 # SYMBOLIC: function 'matmul': 1 kernel
 # SYMBOLIC-NEXT: kernel 'matmul_kernel': grid [m * k, 1, 1], block [256, 1, 1], shared 32 B
 # SYMBOLIC-NEXT: read k * m * n * 8 B, written k * m * 4 B, flops k * m * 1377 + k * m * n * 2
+# SYMBOLIC-NEXT: shared read k * m * 32 B, written k * m * 32 B
 # SYMBOLIC-NEXT: traffic k * m * 4 + k * m * n * 8 B, compulsory k * m * 4 + k * n * 4 + m * n * 4 B (read k * n * 4 + m * n * 4, written k * m * 4)
 # SYMBOLIC-NOT: roofline
 #
