@@ -19,7 +19,9 @@
 // whose loops run over 10^6 iterations (counted from the constant extents before it
 // runs, else by the interpreter as it runs), or whose output passes 16 MiB, is left as
 // it is, and so is one the interpreter refuses (an out-of-bounds access): the kernel
-// then runs, and fails, as it would have.
+// then runs, and fails, as it would have. A PrimFunc already scheduled for a GPU
+// (thread-bound loops) is left too: its threads may meet at barriers, and the
+// interpreter runs them one after another.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -29,6 +31,7 @@
 
 #include "ir/relax/expr_mutator.h"
 #include "ir/relax/op_handles.h"
+#include "ir/tir/functor.h"
 #include "ir/tir/interpreter.h"
 #include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
@@ -119,6 +122,15 @@ std::optional<int64_t> loop_iterations(const tir::Stmt& stmt) {
   return 0;
 }
 
+bool has_thread_bindings(const tir::PrimFuncNode& func) {
+  bool found = false;
+  tir::post_order_visit(func.body, [&](const Ref<Object>& node) {
+    const auto* loop = node.as<tir::ForNode>();
+    if (loop != nullptr && loop->kind == tir::ForKind::ThreadBinding) found = true;
+  });
+  return found;
+}
+
 class ConstantFolder final : public ExprMutator {
  public:
   using ExprMutator::ExprMutator;
@@ -168,7 +180,7 @@ class ConstantFolder final : public ExprMutator {
     const auto* callee = call->args[0].as<GlobalVarNode>();
     tir::PrimFunc func = builder_.module()->prim_func(callee->name);
     const auto* inputs = call->args[1].as<TupleNode>();
-    if (!func.defined() || inputs == nullptr) return {};
+    if (!func.defined() || inputs == nullptr || has_thread_bindings(*func)) return {};
     std::optional<int64_t> iterations = loop_iterations(func->body);
     if (iterations && *iterations > kMaxSteps) return {};
 

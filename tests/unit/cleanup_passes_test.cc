@@ -354,7 +354,7 @@ class Module:
 )");
 }
 
-TEST(FoldConstant, InexactOrLargeWorkIsLeft) {
+TEST(FoldConstant, InexactLargeOrScheduledCallsAreLeft) {
   IRModule module = run(R"(
 @I.ir_module
 class Module:
@@ -379,6 +379,13 @@ class Module:
                     b[0] = T.float32(0)
                 b[0] = b[0] + a[0]
 
+    @T.prim_func(private=True)
+    def scheduled_copy(a: T.Buffer((4,), "float32"), b: T.Buffer((4,), "float32")):
+        for i in T.thread_binding(4, thread="threadIdx.x"):
+            with T.block("b"):
+                vi = T.axis.spatial(4, i)
+                b[vi] = a[vi]
+
     @R.function
     def main():
         cls = Module
@@ -386,11 +393,12 @@ class Module:
         big = R.call_tir(cls.square, (R.const([1073741824], "int64"),), out_sinfo=R.Tensor((1,), "int64"))
         created = R.call_tir(cls.fill, (), out_sinfo=R.Tensor((2048,), "float32"))
         slow = R.call_tir(cls.long_loop, (R.const([1.0], "float32"),), out_sinfo=R.Tensor((1,), "float32"))
-        return (small, big, created, slow)
+        gpu = R.call_tir(cls.scheduled_copy, (R.const([1.0, 2.0, 3.0, 4.0], "float32"),), out_sinfo=R.Tensor((4,), "float32"))
+        return (small, big, created, slow, gpu)
 )",
                         {fold_constant});
   EXPECT_EQ(constant_values(bound_value(module, "main", "small")), (std::vector<double>{9}));
-  for (const char* name : {"big", "created", "slow"}) {
+  for (const char* name : {"big", "created", "slow", "gpu"}) {
     EXPECT_TRUE(bound_value(module, "main", name).is<CallNode>()) << name;
   }
 }
