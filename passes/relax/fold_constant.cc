@@ -11,7 +11,9 @@
 // of constants for several outputs). After legalize-ops every operator is such a call,
 // so constant subgraphs fold in one walk, each folded result feeding the next; calls
 // without tensor inputs (zeros, full, arange) fold too, up to 1024 elements (larger ones
-// are cheap to compute at run time and would only grow the executable).
+// are cheap to compute at run time and would only grow the executable). A shape-only
+// computation folds as well: R.shape_of of a tensor whose shape is static becomes that
+// shape, R.shape([...]).
 //
 // Values are exact: only dtypes the interpreter holds exactly are folded (float16,
 // float32, 8- to 32-bit integers, bool; 64-bit integers while every value stays within
@@ -173,9 +175,10 @@ class ConstantFolder final : public ExprMutator {
     return {};
   }
 
-  // The constant result of a call_tir of constants, or null.
+  // The constant result of a call_tir of constants or of a shape_of, or null.
   Expr fold(const Expr& value) {
     const auto* call = value.as<CallNode>();
+    if (call != nullptr && call->op.same_as(ops::shape_of())) return static_shape(*call);
     if (call == nullptr || !call->op.same_as(ops::call_tir())) return {};
     const auto* callee = call->args[0].as<GlobalVarNode>();
     tir::PrimFunc func = builder_.module()->prim_func(callee->name);
@@ -218,6 +221,17 @@ class ConstantFolder final : public ExprMutator {
     }
     if (results.size() == 1) return results[0];
     return builder_.tuple(std::move(results), call->span);
+  }
+
+  // R.shape([...]) of shape_of's tensor if its dimensions are all integers, or null.
+  static Expr static_shape(const CallNode& call) {
+    const auto* tensor = call.args[0]->struct_info.as<TensorStructInfoNode>();
+    const std::vector<PrimExpr>* dims = tensor != nullptr ? tensor->shape_values() : nullptr;
+    if (dims == nullptr) return {};
+    for (const PrimExpr& dim : *dims) {
+      if (!dim.is<tir::IntImmNode>()) return {};
+    }
+    return make_shape_expr(*dims, call.span);
   }
 
   // The values of the PrimFunc's scalar parameters, from the call's tir_vars.

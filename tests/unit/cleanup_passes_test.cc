@@ -354,6 +354,27 @@ class Module:
 )");
 }
 
+TEST(FoldConstant, StaticShapeOf) {
+  expect_result(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32"), y: R.Tensor(("n", 3), "float32")) -> R.Tuple(R.Shape([2, 3]), R.Shape(ndim=2)):
+        a = R.shape_of(x)
+        b = R.shape_of(y)
+        return (a, b)
+)",
+                {fold_constant}, R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32"), y: R.Tensor(("n", 3), "float32")) -> R.Tuple(R.Shape([2, 3]), R.Shape(ndim=2)):
+        a = R.shape([2, 3])
+        b = R.shape_of(y)
+        return (a, b)
+)");
+}
+
 TEST(FoldConstant, InexactLargeOrScheduledCallsAreLeft) {
   IRModule module = run(R"(
 @I.ir_module
