@@ -14,7 +14,11 @@ namespace relaxc {
 
 const std::vector<std::string>& vm_lowering_passes() {
   static const std::vector<std::string> names = {
-      "legalize-ops",           "lambda-lift",      "to-non-dataflow",
+      "legalize-ops",
+      "canonicalize-bindings",
+      "fold-constant",
+      "dead-code-elimination",
+      "lambda-lift",      "to-non-dataflow",
       "remove-purity-checking", "call-tir-rewrite", "vm-builtin-lower",
       "vm-shape-lower"};
   return names;

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "ir/relax/expr_visitor.h"
+#include "ir/relax/op_registry.h"
 #include "ir/tir/functor.h"
 
 namespace relaxc::relax {
@@ -178,6 +179,45 @@ std::vector<GlobalVar> called_global_vars(const Expr& expr) {
     }
   });
   return result;
+}
+
+bool callee_is_impure(const Expr& op, const IRModule& module) {
+  if (const auto* o = op.as<OpNode>()) {
+    const OpInfo* info = find_op(o->name);
+    return info != nullptr && !info->pure;
+  }
+  if (const auto* gv = op.as<GlobalVarNode>()) {
+    Ref<Object> func = module.defined() ? module->lookup(gv->name) : Ref<Object>();
+    if (const auto* relax_func = func.as<FunctionNode>()) return !relax_func->is_pure;
+    if (func.is<tir::PrimFuncNode>()) return true;
+  }
+  const auto* sinfo = op->struct_info.as<FuncStructInfoNode>();
+  return sinfo != nullptr && !sinfo->purity;
+}
+
+namespace {
+
+class ImpureCallFinder final : public ExprVisitor {
+ public:
+  explicit ImpureCallFinder(const IRModule& module) : module_(module) {}
+  bool found = false;
+
+ private:
+  void visit_node(const CallNode* node) override {
+    if (callee_is_impure(node->op, module_)) found = true;
+    ExprVisitor::visit_node(node);
+  }
+  void visit_node(const FunctionNode*) override {}
+
+  const IRModule& module_;
+};
+
+}  // namespace
+
+bool contains_impure_call(const Expr& expr, const IRModule& module) {
+  ImpureCallFinder finder(module);
+  finder.visit_expr(expr);
+  return finder.found;
 }
 
 }  // namespace relaxc::relax

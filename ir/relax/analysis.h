@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "ir/module.h"
 #include "ir/relax/expr.h"
 
 namespace relaxc::relax {
@@ -37,5 +38,14 @@ std::vector<tir::Var> defined_symbolic_vars(const StructInfo& sinfo);
 // The global functions that `expr` refers to, as a callee or as an argument (the
 // PrimFunc of a call_tir), each name once, in order of first reference.
 std::vector<GlobalVar> called_global_vars(const Expr& expr);
+
+// Whether calling `op` is known to be impure: an impure operator, an impure Relax
+// function of `module`, a PrimFunc of `module` called directly (it writes into the
+// buffers its caller passes), or a callee whose FuncStructInfo says so.
+bool callee_is_impure(const Expr& op, const IRModule& module);
+
+// Whether evaluating `expr` may call an impure callee, outside the bodies of the
+// functions it defines (defining a function calls nothing).
+bool contains_impure_call(const Expr& expr, const IRModule& module);
 
 }  // namespace relaxc::relax

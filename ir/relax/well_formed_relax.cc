@@ -10,6 +10,7 @@
 // frames (well_formed_struct_info.cc).
 #include <utility>
 
+#include "ir/relax/analysis.h"
 #include "ir/relax/op_registry.h"
 #include "ir/relax/well_formed_checker.h"
 
@@ -552,19 +553,7 @@ std::string RelaxChecker::callee_name(const Expr& op) const {
 }
 
 bool RelaxChecker::callee_is_impure(const Expr& op) const {
-  if (const auto* o = op.as<OpNode>()) {
-    const OpInfo* info = find_op(o->name);
-    return info != nullptr && !info->pure;
-  }
-  if (const auto* gv = op.as<GlobalVarNode>()) {
-    Ref<Object> func = facts_->module->lookup(gv->name);
-    if (const auto* relax_func = func.as<FunctionNode>()) return !relax_func->is_pure;
-    // A PrimFunc writes its results into the buffers its caller passes: calling one
-    // directly (not through call_tir) mutates an argument.
-    return func.is<tir::PrimFuncNode>();
-  }
-  const auto* sinfo = op->struct_info.as<FuncStructInfoNode>();
-  return sinfo != nullptr && !sinfo->purity;
+  return relax::callee_is_impure(op, IRModule(facts_->module));
 }
 
 void RelaxChecker::check_shape_expr_uses(const tir::PrimExpr& e, Span span,

@@ -13,6 +13,21 @@ namespace relaxc::relax {
 // the VM), hand-written call_tir and the other calls are left as they are.
 IRModule legalize_ops(const IRModule& module);
 
+// "canonicalize-bindings": bindings that only rename a value are folded into their
+// uses: `x = y`, a match_cast whose StructInfo already holds, an item of a known tuple.
+// An output Var bound to a DataflowVar takes over that DataflowVar's binding.
+IRModule canonicalize_bindings(const IRModule& module);
+
+// "fold-constant": R.call_tir of a PrimFunc whose tensor arguments are all constants is
+// evaluated by the TensorIR interpreter and replaced by R.const of its result (dtypes
+// the interpreter holds exactly; bounded work and output size).
+IRModule fold_constant(const IRModule& module);
+
+// "dead-code-elimination": removes the bindings whose variables nothing live uses and
+// whose values call nothing impure (match_cast checks stay), then the functions that
+// no public function (attribute global_symbol) reaches, Relax functions and PrimFuncs.
+IRModule dead_code_elimination(const IRModule& module);
+
 // "lambda-lift": every local function becomes a private module function. One that
 // captures variables takes them as its leading parameters and its binding becomes
 // R.make_closure(cls.f, (captures...)); calls of a closure value become

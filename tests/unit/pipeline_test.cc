@@ -34,7 +34,8 @@ class Module:
 
 TEST(Pipeline, ListsNameRegisteredPassesInOrder) {
   EXPECT_EQ(vm_lowering_passes(),
-            (std::vector<std::string>{"legalize-ops", "lambda-lift", "to-non-dataflow",
+            (std::vector<std::string>{"legalize-ops", "canonicalize-bindings", "fold-constant",
+                                      "dead-code-elimination", "lambda-lift", "to-non-dataflow",
                                       "remove-purity-checking", "call-tir-rewrite",
                                       "vm-builtin-lower", "vm-shape-lower"}));
   EXPECT_EQ(kernel_passes(),
@@ -88,7 +89,8 @@ TEST(Pipeline, DisabledPassesAreSkipped) {
 
 TEST(Pipeline, DisablePassRefusesRequiredUnknownAndOutsidePasses) {
   const std::string optional =
-      "passes that may be disabled: default-gpu-schedule, compact-buffer-allocations, "
+      "passes that may be disabled: canonicalize-bindings, fold-constant, "
+      "dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, "
       "simplify-kernel";
   EXPECT_EQ(disable_pass_error("simplify-kernel"), "");
   EXPECT_EQ(disable_pass_error("flatten-buffers"),

@@ -65,13 +65,13 @@
 #
 # A required pass, an unknown pass and a pass outside the pipeline are usage errors.
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=lower-blocks 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=REQUIRED
-# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: canonicalize-bindings, fold-constant, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
 # REQUIRED: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=fuse-ops 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNKNOWN
-# UNKNOWN: relaxc build: error: --disable-pass: unknown pass 'fuse-ops'; known passes: normalize, well-formed, legalize-ops, lambda-lift,
+# UNKNOWN: relaxc build: error: --disable-pass: unknown pass 'fuse-ops'; known passes: normalize, well-formed, legalize-ops, canonicalize-bindings, fold-constant, dead-code-elimination, lambda-lift,
 # UNKNOWN: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass normalize 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=OUTSIDE
-# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: canonicalize-bindings, fold-constant, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
 # OUTSIDE: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-NAME
 # NO-NAME: relaxc build: error: option '--disable-pass' needs a value
@@ -82,6 +82,9 @@
 # HELP: --disable-pass=NAME
 # HELP: Pipeline, in order (* may be disabled):
 # HELP-NEXT: legalize-ops
+# HELP-NEXT: canonicalize-bindings *
+# HELP-NEXT: fold-constant *
+# HELP-NEXT: dead-code-elimination *
 # HELP-NEXT: lambda-lift
 # HELP: vm-shape-lower
 # HELP-NEXT: then for each target, on the TensorIR functions:
