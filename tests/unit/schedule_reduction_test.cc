@@ -1,4 +1,4 @@
-// Tests of the decompose_reduction and set_scope schedule primitives: the scheduled
+// Tests of the decompose_reduction, rfactor and set_scope schedule primitives: the scheduled
 // functions against expected TIR text, their results on the reference interpreter
 // against the original functions, and every refusal's message.
 #include <gtest/gtest.h>
@@ -156,6 +156,103 @@ TEST(ScheduleDecomposeReduction, RefusesAFusedSpatialAndReductionLoop) {
       s, [&] { s.decompose_reduction(s.get_block("S"), fused); },
       "decompose_reduction: loop 'i_k_fused' binds both spatial and reduction "
       "iteration variables of block 'S'");
+}
+
+// A row maximum over a symbolic number of rows.
+constexpr const char* kRowMax = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, var_M: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n, 64))
+        M = T.match_buffer(var_M, (n,))
+        for i, k in T.grid(n, 64):
+            with T.block("M"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    M[vi] = T.float32(-5)
+                M[vi] = T.max(M[vi], A[vi, vk])
+)";
+
+TEST(ScheduleRfactor, PartialSumsOfTheInnerLoop) {
+  tir::Schedule s(parse_func(kRowSum));
+  std::vector<tir::LoopRef> k =
+      s.split(loop_named(s, "S", "k"), {tir::PrimExpr(), tir::int_imm(DataType::Int(64), 4)});
+  tir::BlockRef rf = s.rfactor(k[1], 0);
+  EXPECT_EQ(rf.name, "S_rf");
+  expect_func(s.func(), R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, var_O: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n, 64))
+        O = T.match_buffer(var_O, (n,))
+        S = T.alloc_buffer((n,))
+        S_rf = T.alloc_buffer((4, n))
+        for i, k_0, k_1 in T.grid(n, 16, 4):
+            with T.block("S_rf"):
+                vi = T.axis.spatial(n, i)
+                vk_0 = T.axis.reduce(16, k_0)
+                vk_1 = T.axis.spatial(4, k_1)
+                T.reads(A[vi, vk_0 * 4 + vk_1])
+                T.writes(S_rf[vk_1, vi])
+                with T.init():
+                    S_rf[vk_1, vi] = T.float32(0)
+                S_rf[vk_1, vi] = S_rf[vk_1, vi] + A[vi, vk_0 * 4 + vk_1]
+        for i_wb, k_1_wb in T.grid(n, 4):
+            with T.block("S"):
+                vi = T.axis.spatial(n, i_wb)
+                vk_1 = T.axis.reduce(4, k_1_wb)
+                T.reads(S_rf[vk_1, vi])
+                T.writes(S[vi])
+                with T.init():
+                    S[vi] = T.float32(0)
+                S[vi] = S[vi] + S_rf[vk_1, vi]
+        for i in range(n):
+            with T.block("O"):
+                vi = T.axis.spatial(n, i)
+                T.reads(S[vi])
+                T.writes(O[vi])
+                O[vi] = S[vi] * T.float32(0.5)
+)");
+  expect_row_sum_results(s.func());
+}
+
+// The maximum factored at the outer loop, its partials last: the init (not max's
+// identity) is applied once, by the write-back.
+TEST(ScheduleRfactor, PartialMaximaStartFromTheIdentity) {
+  tir::Schedule s(parse_func(kRowMax));
+  std::vector<tir::LoopRef> k =
+      s.split(loop_named(s, "M", "k"), {tir::int_imm(DataType::Int(64), 8), tir::PrimExpr()});
+  s.rfactor(k[0], -1);
+  tir::Buffer partials = s.get_block_realize(s.get_block("M_rf"))->block->writes[0]->buffer;
+  ASSERT_EQ(partials->shape.size(), 2u);
+  EXPECT_TRUE(tir::is_const_int(partials->shape[1], 8));
+  for (int64_t n : {1, 7, 40}) {
+    testing::expect_same_results(parse_func(kRowMax), s.func(), {{n, 64}, {n}}, 13);
+  }
+}
+
+TEST(ScheduleRfactor, Refusals) {
+  tir::Schedule s(parse_func(kRowSum));
+  expect_refused(
+      s, [&] { s.rfactor(loop_named(s, "S", "i"), 0); },
+      "rfactor: loop 'i' is not a loop of the reduction iteration variables of block "
+      "'S' alone");
+  expect_refused(
+      s, [&] { s.rfactor(loop_named(s, "O", "i"), 0); },
+      "rfactor: block 'O' is not a reduction `B[...] = op(B[...], x)` with op one of +, "
+      "*, min, max and a T.init");
+  expect_refused(
+      s, [&] { s.rfactor(loop_named(s, "S", "k"), 2); },
+      "rfactor: factor_axis 2 is out of range for 'S' of 1 dimensions");
+  tir::Schedule guarded(parse_func(kRowSum));
+  std::vector<tir::LoopRef> k = guarded.split(
+      loop_named(guarded, "S", "k"), {tir::PrimExpr(), tir::int_imm(DataType::Int(64), 5)});
+  expect_refused(
+      guarded, [&] { guarded.rfactor(k[1], 0); },
+      "rfactor: block 'S' has a predicate; a partial result whose iterations it all "
+      "excludes would never be initialized");
 }
 
 TEST(ScheduleSetScope, MovesABufferToShared) {

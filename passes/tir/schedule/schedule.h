@@ -91,6 +91,11 @@ class Schedule {
   // `loop` (one of `block`'s loops, none above it a reduction loop), in copies of the
   // loops below `loop` that its spatial iteration variables use; returns the new block.
   BlockRef decompose_reduction(const BlockRef& block, const LoopRef& loop);
+  // Factors reduction `loop` of the reduction block under it into partial results (a
+  // buffer with a dimension of the loop's extent inserted at `factor_axis`, negative
+  // counting from the end), computed by the block `<block>_rf` in place of the block and
+  // reduced by a new block of the block's name after its loops; returns the first.
+  BlockRef rfactor(const LoopRef& loop, int factor_axis);
 
  private:
   PrimFunc func_;
