@@ -300,12 +300,10 @@ TEST(RowReductionRule, LayerNormOverTwoAxes) {
   });
 }
 
-// Rows (1, s) fused, as layer_norm over the last axis of (1, s, 32) gives: the sum's
-// consumers read it at row 0 (square_sum, already under the row loop) and at the fused
-// index's quotient by s, which compute_at cannot bound, so the sum would keep a loop
-// over rows under the row loop; the rule declines rather than reduce across rows.
-TEST(RowReductionRule, DeclinesRowsItCannotPin) {
-  EXPECT_FALSE(apply_rule("row reduction", parse_func(R"(@I.ir_module
+// Rows (1, s), as layer_norm over the last axis of (1, s, 32) gives: the batch axis of
+// extent 1 stays out of the fused row index (compute_at could not bound the fused
+// index's quotient by s, and the sums would keep a loop over rows), bound to blockIdx.y.
+constexpr const char* kBatchOfOne = R"(@I.ir_module
 class Module:
     @T.prim_func
     def f(var_X: T.handle, var_O: T.handle):
@@ -330,8 +328,16 @@ class Module:
             with T.block("norm"):
                 v0, v1, v2 = T.axis.remap("SSS", [ax0, ax1, ax2])
                 O[v0, v1, v2] = X[v0, v1, v2] - t[v0, v1] + q[v0, v1]
-)"),
-                          kDesktop));
+)";
+
+TEST(RowReductionRule, ABatchOfOneStaysOutOfTheRowIndex) {
+  expect_one_kernel("row reduction", kBatchOfOne, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{1, n, 32}, {1, n, 32}};
+  });
+  std::optional<PrimFunc> scheduled =
+      apply_rule("row reduction", parse_func(kBatchOfOne), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  EXPECT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "blockIdx.y").size(), 1u);
 }
 
 // log_softmax along the first axis: the output reads the reductions at its second

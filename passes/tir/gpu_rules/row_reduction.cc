@@ -12,8 +12,10 @@
 // - L a perfect loop nest whose loop variables are its iteration values, whose first p
 //   loops have the extents of the row and which reads each Ri's buffer at its first p
 //   iteration variables (so row r of L needs row r of every reduction alone).
-// Schedule: L's first p loops fused into the row loop, every Ri moved under it
-// (compute_at, last first), the row loop bound to blockIdx.x; below it, each block's
+// Schedule: L's first p loops fused into the row loop (but for up to two leading loops
+// of extent 1, bound to blockIdx.y and z: compute_at cannot bound the quotients of a
+// fused index like (0 * s + r) / s), every Ri moved under it (compute_at, last first),
+// the row loop bound to blockIdx.x; below it, each block's
 // loops fused and split [ceil(C / T), T] with the inner part bound to threadIdx.x (for
 // Ri a reduction loop bound to threadIdx: lower_cross_thread_reduction makes it a
 // shared-memory tree or subgroup reduction) and a tail guard where T does not divide C.
@@ -154,13 +156,20 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
   int64_t threads = thread_count(row_extents, target);
 
   std::vector<LoopRef> out_refs = s.get_loops(last);
-  LoopRef row = s.fuse(std::vector<LoopRef>(out_refs.begin(), out_refs.begin() + row_dims));
+  // Leading row axes of extent 1 (a batch of one) stay out of the fused row index, whose
+  // quotients compute_at could not bound; they are bound to blockIdx.y and z.
+  size_t unit = 0;
+  while (unit + 1 < row_dims && unit < 2 && is_const_int(s.get_for(out_refs[unit])->extent, 1)) {
+    ++unit;
+  }
+  LoopRef row = s.fuse(std::vector<LoopRef>(out_refs.begin() + unit, out_refs.begin() + row_dims));
   try {
     for (size_t i = reductions.size(); i-- > 0;) s.compute_at(reductions[i], row);
   } catch (const UserError&) {
     return std::nullopt;  // the rows depend on each other after all
   }
   s.bind(row, "blockIdx.x");
+  for (size_t i = 0; i < unit; ++i) s.bind(out_refs[i], i == 0 ? "blockIdx.y" : "blockIdx.z");
   std::vector<BlockRef> all = reductions;
   all.push_back(last);
   for (const BlockRef& b : all) {
