@@ -24,6 +24,10 @@ struct GpuScheduleRule {
   std::optional<PrimFunc> (*apply)(const PrimFunc& func, const Target& target);
 };
 
+// Each rule, defined in its file of this folder.
+GpuScheduleRule row_reduction_rule();
+GpuScheduleRule elementwise_rule();
+
 // The rules in the order default_gpu_schedule tries them: the most specific first.
 const std::vector<GpuScheduleRule>& gpu_schedule_rules();
 

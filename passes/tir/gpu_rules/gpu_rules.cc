@@ -4,7 +4,10 @@
 namespace relaxc::tir {
 
 const std::vector<GpuScheduleRule>& gpu_schedule_rules() {
-  static const std::vector<GpuScheduleRule> rules = {};
+  static const std::vector<GpuScheduleRule> rules = {
+      row_reduction_rule(),
+      elementwise_rule(),
+  };
   return rules;
 }
 

@@ -22,20 +22,6 @@ namespace {
 
 using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 
-class BufferReplacer : public Mutator {
- public:
-  BufferReplacer(Buffer from, Buffer to) : from_(std::move(from)), to_(std::move(to)) {}
-
- protected:
-  Buffer mutate_node(const BufferNode* node) override {
-    if (node == from_.get()) return to_;
-    return Mutator::mutate_node(node);
-  }
-
- private:
-  Buffer from_, to_;
-};
-
 // What both caching primitives find first: the block at the root scope and the root.
 struct CacheSite {
   StmtPath path;  // to the block's realize

@@ -77,6 +77,26 @@ class Schedule {
   // below `loop` has produced in one iteration of it.
   void reverse_compute_at(const BlockRef& block, const LoopRef& loop);
 
+  // Substitutes spatial `block` (one store `B[v...] = value`, its indices its iteration
+  // variables) into every load of B, and removes the block, its loops and B's allocation.
+  void compute_inline(const BlockRef& block);
+  // Folds spatial `block` (one store whose value reads the buffer of its single producer
+  // at its iteration variables) into that producer, which then writes `block`'s output;
+  // removes `block`, its loops and the producer's buffer.
+  void reverse_compute_inline(const BlockRef& block);
+  // Gives the `write_index`-th buffer `block` writes (allocated by a block, not a
+  // parameter) the storage scope `scope` ("global", "shared", "local").
+  void set_scope(const BlockRef& block, int write_index, const std::string& scope);
+  // Moves the init of reduction `block` into a new block `<block>_init` right before
+  // `loop` (one of `block`'s loops, none above it a reduction loop), in copies of the
+  // loops below `loop` that its spatial iteration variables use; returns the new block.
+  BlockRef decompose_reduction(const BlockRef& block, const LoopRef& loop);
+  // Factors reduction `loop` of the reduction block under it into partial results (a
+  // buffer with a dimension of the loop's extent inserted at `factor_axis`, negative
+  // counting from the end), computed by the block `<block>_rf` in place of the block and
+  // reduced by a new block of the block's name after its loops; returns the first.
+  BlockRef rfactor(const LoopRef& loop, int factor_axis);
+
  private:
   PrimFunc func_;
 };

@@ -237,6 +237,12 @@ LoopIterUse loop_iter_use(const For& loop) {
   return use;
 }
 
+StmtPath own_nest_path(const StmtPath& path) {
+  size_t top = path.size() - 1;
+  while (top > 0 && path[top - 1].is<ForNode>()) --top;
+  return StmtPath(path.begin(), path.begin() + static_cast<long>(top) + 1);
+}
+
 std::string loop_name(const Var& loop_var) { return "loop '" + loop_var->name + "'"; }
 
 }  // namespace relaxc::tir::schedule_internal

@@ -5,8 +5,10 @@
 #pragma once
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "ir/tir/functor.h"
 #include "ir/tir/stmt.h"
 
 namespace relaxc::tir::schedule_internal {
@@ -58,6 +60,26 @@ struct LoopIterUse {
 // The kinds of the iteration variables, of every block under `loop`, whose bound
 // values depend on `loop`'s variable.
 LoopIterUse loop_iter_use(const For& loop);
+
+// Replaces every use of buffer `from` (loads, stores, regions, allocations) by `to`.
+class BufferReplacer : public Mutator {
+ public:
+  BufferReplacer(Buffer from, Buffer to) : from_(std::move(from)), to_(std::move(to)) {}
+
+ protected:
+  Buffer mutate_node(const BufferNode* node) override {
+    if (node == from_.get()) return to_;
+    return Mutator::mutate_node(node);
+  }
+
+ private:
+  Buffer from_, to_;
+};
+
+// The path to the statement that holds the block realize at `path` and its own loops:
+// the outermost of the loops directly around it (each the only statement of its
+// parent), or the realize itself. Removing it removes the block with its loops.
+StmtPath own_nest_path(const StmtPath& path);
 
 // "loop 'i_0'": how messages name a loop.
 std::string loop_name(const Var& loop_var);

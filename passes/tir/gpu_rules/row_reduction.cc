@@ -1,0 +1,199 @@
+// The row reduction rule: reductions over the trailing axes of each row and the spatial
+// block that consumes their results per row (softmax: max, sum of exp, divide;
+// layer_norm; rms_norm; instance_norm) become one kernel, one thread block per row.
+//
+// Recognized by its blocks, all directly in the root block: spatial blocks other than
+// the last are inlined into their consumers (compute_inline; the rule declines where one
+// cannot be). What remains must be reductions R1..Rm, then one spatial block L, the
+// function's output:
+// - each Ri a perfect loop nest whose loop variables are its iteration values, p spatial
+//   ones first (the row) and then reduction ones; it writes a buffer of the row's shape
+//   at its spatial iteration variables;
+// - L a perfect loop nest whose loop variables are its iteration values, whose first p
+//   loops have the extents of the row and which reads each Ri's buffer at its first p
+//   iteration variables (so row r of L needs row r of every reduction alone).
+// Schedule: L's first p loops fused into the row loop (but for up to two leading loops
+// of extent 1, bound to blockIdx.y and z: compute_at cannot bound the quotients of a
+// fused index like (0 * s + r) / s), every Ri moved under it (compute_at, last first),
+// the row loop bound to blockIdx.x; below it, each block's
+// loops fused and split [ceil(C / T), T] with the inner part bound to threadIdx.x (for
+// Ri a reduction loop bound to threadIdx: lower_cross_thread_reduction makes it a
+// shared-memory tree or subgroup reduction) and a tail guard where T does not divide C.
+// The rule declines where compute_at leaves a reduction a loop over rows below the row
+// loop (a fused row index it cannot bound). T is a power of two: the smallest covering
+// the longest row, at most 256 and the
+// target's thread limit. Each Ri's buffer moves to "shared" memory (set_scope): one
+// element per row, shared by the row's threads, so that the intermediates never reach
+// global memory and the kernel reads its inputs and writes its output once per row.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/arith/analyzer.h"
+#include "ir/support/diagnostics.h"
+#include "passes/tir/gpu_rules/gpu_rule.h"
+#include "passes/tir/schedule/block_scope.h"
+#include "passes/tir/schedule/schedule.h"
+#include "passes/tir/schedule/schedule_internal.h"
+
+namespace relaxc::tir {
+namespace {
+
+using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
+
+constexpr int64_t kMaxThreads = 256;
+
+// A block's loops, when they form a perfect nest around it alone and its iteration
+// values are their variables in order; otherwise nullopt.
+std::optional<std::vector<For>> simple_nest(const PrimFunc& func, const std::string& name) {
+  StmtPath path = find_block_path(func->body, name);
+  std::vector<For> loops = loops_on_path(StmtPath(path.begin(), path.end() - 1));
+  const auto& realize = path.back().cast<BlockRealizeNode>();
+  if (loops.size() != realize->iter_values.size() || !is_true_predicate(realize->predicate)) {
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < loops.size(); ++i) {
+    const Stmt& inner = i + 1 < loops.size() ? Stmt(loops[i + 1]) : path.back();
+    if (!loops[i]->body.same_as(inner) || !is_const_int(loops[i]->min, 0) ||
+        !realize->iter_values[i].same_as(loops[i]->loop_var)) {
+      return std::nullopt;
+    }
+  }
+  return loops;
+}
+
+bool is_spatial(const BlockNode& block) {
+  return !block.init.defined() &&
+         std::all_of(block.iter_vars.begin(), block.iter_vars.end(),
+                     [](const IterVar& iv) { return iv->kind == IterKind::Spatial; });
+}
+
+// Whether `expr` loads `buffer` only at `indices`.
+bool loads_only_at(const Stmt& body, const BufferNode* buffer,
+                   const std::vector<PrimExpr>& indices) {
+  bool ok = true;
+  post_order_visit(body, [&](const Ref<Object>& node) {
+    const auto* load = node.as<BufferLoadNode>();
+    if (load == nullptr || load->buffer.get() != buffer) return;
+    ok = ok && load->indices.size() == indices.size();
+    for (size_t d = 0; ok && d < indices.size(); ++d) ok = load->indices[d].same_as(indices[d]);
+  });
+  return ok;
+}
+
+int64_t thread_count(const std::vector<PrimExpr>& row_extents, const Target& target) {
+  int64_t limit = std::min(kMaxThreads, target.max_threads_per_block);
+  int64_t longest = 1;
+  for (const PrimExpr& e : row_extents) {
+    const int64_t* c = as_const_int(e);
+    longest = c == nullptr ? limit : std::max(longest, *c);
+  }
+  int64_t threads = 1;
+  while (threads < longest && threads * 2 <= limit) threads *= 2;
+  return threads;
+}
+
+std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
+  const BlockNode* root = root_block(func);
+  if (root == nullptr) return std::nullopt;
+  std::vector<BlockRealize> blocks = child_blocks(root->body);
+  if (blocks.size() < 2 || blocks.size() + 1 != blocks_under(func->body).size())
+    return std::nullopt;
+  if (!is_spatial(*blocks.back()->block)) return std::nullopt;
+  Schedule s(func);
+  try {
+    for (size_t i = 0; i + 1 < blocks.size(); ++i) {
+      if (is_spatial(*blocks[i]->block)) s.compute_inline(BlockRef{blocks[i]->block->name});
+    }
+  } catch (const UserError&) {
+    return std::nullopt;  // an intermediate that cannot live in registers
+  }
+  std::vector<BlockRef> reductions = s.get_blocks();
+  BlockRef last = reductions.back();
+  reductions.pop_back();
+  if (reductions.empty()) return std::nullopt;
+  std::optional<std::vector<For>> out_loops = simple_nest(s.func(), last.name);
+  if (!out_loops) return std::nullopt;
+  const Block& out = s.get_block_realize(last)->block;
+  size_t row_dims = 0;
+  arith::Analyzer analyzer;
+  std::vector<PrimExpr> row_extents;  // per block, the elements of one row
+  for (const BlockRef& r : reductions) {
+    std::optional<std::vector<For>> loops = simple_nest(s.func(), r.name);
+    const Block& block = s.get_block_realize(r)->block;
+    if (!loops || !block->init.defined() || block->writes.size() != 1) return std::nullopt;
+    size_t p = 0;
+    while (p < block->iter_vars.size() && block->iter_vars[p]->kind == IterKind::Spatial) ++p;
+    for (size_t i = p; i < block->iter_vars.size(); ++i) {
+      if (block->iter_vars[i]->kind != IterKind::Reduce) return std::nullopt;
+    }
+    if (p == 0 || p == block->iter_vars.size() || (row_dims != 0 && p != row_dims) ||
+        p >= out_loops->size()) {
+      return std::nullopt;
+    }
+    row_dims = p;
+    const auto* store = block->body.as<BufferStoreNode>();
+    if (store == nullptr || store->indices.size() != p) return std::nullopt;
+    PrimExpr elements = int_imm(DataType::Int(64), 1);
+    for (size_t d = 0; d < p; ++d) {
+      if (!store->indices[d].same_as(block->iter_vars[d]->var) ||
+          !analyzer.can_prove_equal((*loops)[d]->extent, (*out_loops)[d]->extent)) {
+        return std::nullopt;
+      }
+    }
+    for (size_t d = p; d < loops->size(); ++d) elements = elements * (*loops)[d]->extent;
+    row_extents.push_back(analyzer.simplify(elements));
+    std::vector<PrimExpr> row_vars;
+    for (size_t d = 0; d < p; ++d) row_vars.push_back(out->iter_vars[d]->var);
+    if (!loads_only_at(out->body, store->buffer.get(), row_vars)) return std::nullopt;
+  }
+  PrimExpr out_elements = int_imm(DataType::Int(64), 1);
+  for (size_t d = row_dims; d < out_loops->size(); ++d) {
+    out_elements = out_elements * (*out_loops)[d]->extent;
+  }
+  row_extents.push_back(analyzer.simplify(out_elements));
+  int64_t threads = thread_count(row_extents, target);
+
+  std::vector<LoopRef> out_refs = s.get_loops(last);
+  // Leading row axes of extent 1 (a batch of one) stay out of the fused row index, whose
+  // quotients compute_at could not bound; they are bound to blockIdx.y and z.
+  size_t unit = 0;
+  while (unit + 1 < row_dims && unit < 2 && is_const_int(s.get_for(out_refs[unit])->extent, 1)) {
+    ++unit;
+  }
+  LoopRef row = s.fuse(std::vector<LoopRef>(out_refs.begin() + unit, out_refs.begin() + row_dims));
+  try {
+    for (size_t i = reductions.size(); i-- > 0;) s.compute_at(reductions[i], row);
+  } catch (const UserError&) {
+    return std::nullopt;  // the rows depend on each other after all
+  }
+  s.bind(row, "blockIdx.x");
+  for (size_t i = 0; i < unit; ++i) s.bind(out_refs[i], i == 0 ? "blockIdx.y" : "blockIdx.z");
+  std::vector<BlockRef> all = reductions;
+  all.push_back(last);
+  for (const BlockRef& b : all) {
+    std::vector<LoopRef> loops = s.get_loops(b);
+    auto at = std::find_if(loops.begin(), loops.end(),
+                           [&](const LoopRef& l) { return l.var.same_as(row.var); });
+    std::vector<LoopRef> inner(at + 1, loops.end());
+    if (inner.empty()) return std::nullopt;
+    // Where compute_at could not pin a reduction's row to the row loop's (a fused index
+    // it cannot bound, as rows (1, s) give), a loop below it would still range over
+    // rows: the threads would reduce across rows. The generic schedule takes it.
+    for (const LoopRef& l : inner) {
+      if (b.name != last.name && loop_iter_use(s.get_for(l)).spatial) return std::nullopt;
+    }
+    LoopRef fused = s.fuse(inner);
+    std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), int_imm(fused.var->dtype, threads)});
+    s.bind(parts[1], "threadIdx.x");
+  }
+  for (const BlockRef& r : reductions) s.set_scope(r, 0, "shared");
+  return s.func();
+}
+
+}  // namespace
+
+GpuScheduleRule row_reduction_rule() { return {"row reduction", &apply}; }
+
+}  // namespace relaxc::tir

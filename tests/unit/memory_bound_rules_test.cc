@@ -1,0 +1,366 @@
+// Tests of the memory-bound rules of the default GPU schedule (passes/tir/gpu_rules/):
+// elementwise / injective and row reduction. Each recognized function becomes one
+// kernel without workspaces (after the kernel lowering), within the target's limits
+// (the mobile profile's 128 threads), that computes what the original does on the
+// reference interpreter at a few sizes of a symbolic dimension (tests/lit/ops/rules/
+// runs such functions on lavapipe at 1, 7, 1000 and 4097); what a rule must not take,
+// it declines.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/structural_equal.h"
+#include "ir/target/target.h"
+#include "ir/text/parser.h"
+#include "ir/text/printer.h"
+#include "ir/tir/functor.h"
+#include "ir/tir/lowered_func.h"
+#include "passes/tir/default_gpu_schedule.h"
+#include "passes/tir/gpu_rules/gpu_rule.h"
+#include "passes/tir/lower_to_kernels.h"
+#include "passes/tir/schedule/schedule_internal.h"
+#include "tests/support/tir_interpreter.h"
+
+namespace relaxc::tir {
+namespace {
+
+const Target kDesktop = vulkan_profile("desktop");
+const Target kMobile = vulkan_profile("mobile");
+
+PrimFunc parse_func(const std::string& source) {
+  PrimFunc f = text::parse_module(source, "rules.py")->prim_func("f");
+  EXPECT_TRUE(f.defined()) << "no PrimFunc f";
+  return f;
+}
+
+std::optional<PrimFunc> apply_rule(const std::string& name, const PrimFunc& f,
+                                   const Target& target) {
+  for (const GpuScheduleRule& rule : gpu_schedule_rules()) {
+    if (rule.name == name) return rule.apply(f, target);
+  }
+  ADD_FAILURE() << "no rule named " << name;
+  return std::nullopt;
+}
+
+// The loops of `f` of kind `kind` (with thread tag `tag`, when given).
+std::vector<For> loops_of_kind(const PrimFunc& f, ForKind kind, const std::string& tag = "") {
+  std::vector<For> loops;
+  post_order_visit(f->body, [&](const Ref<Object>& node) {
+    const auto* loop = node.as<ForNode>();
+    if (loop != nullptr && loop->kind == kind && (tag.empty() || loop->thread_tag == tag))
+      loops.emplace_back(loop);
+  });
+  return loops;
+}
+
+// `rule` schedules `source`'s f into one kernel for each target, within its thread
+// limit and without workspaces, computing what f computes for each n of `sizes` (the
+// shapes of the buffers for n).
+void expect_one_kernel(const std::string& rule, const std::string& source,
+                       const std::function<std::vector<std::vector<int64_t>>(int64_t)>& shapes,
+                       const std::vector<int64_t>& sizes = {1, 7, 40}) {
+  PrimFunc f = parse_func(source);
+  for (const Target* target : {&kDesktop, &kMobile}) {
+    std::optional<PrimFunc> scheduled = apply_rule(rule, f, *target);
+    ASSERT_TRUE(scheduled.has_value()) << rule << " declined";
+    EXPECT_TRUE(structural_equal(default_gpu_schedule(f, *target), *scheduled))
+        << "the default schedule did not pick the " << rule << " rule";
+    for (const For& loop : loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x")) {
+      const int64_t* threads = as_const_int(loop->extent);
+      ASSERT_NE(threads, nullptr);
+      EXPECT_LE(*threads, target->max_threads_per_block);
+    }
+    LoweredFunc lowered = lower_to_kernels(*scheduled, "f", *target);
+    EXPECT_TRUE(lowered.workspaces.empty());
+    EXPECT_EQ(lowered.launches.size(), 1u) << text::print_node(*scheduled);
+    if (target == &kDesktop) {
+      for (int64_t n : sizes) {
+        testing::expect_same_results(f, *scheduled, shapes(n), static_cast<uint64_t>(n));
+      }
+    }
+  }
+}
+
+// An injective chain as FuseTIR makes it, over a symbolic n: a broadcast bias add, an
+// exp, and a product with the first intermediate reversed in its last two axes.
+constexpr const char* kChain = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, B: T.Buffer((8,), "float32"), var_W: T.handle):
+        n = T.int64()
+        X = T.match_buffer(var_X, (n, 4, 8))
+        W = T.match_buffer(var_W, (n, 4, 8))
+        Y = T.alloc_buffer((n, 4, 8))
+        Z = T.alloc_buffer((n, 4, 8))
+        for i, j, k in T.grid(n, 4, 8):
+            with T.block("add"):
+                vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+                Y[vi, vj, vk] = X[vi, vj, vk] + B[vk]
+        for i, j, k in T.grid(n, 4, 8):
+            with T.block("exp"):
+                vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+                Z[vi, vj, vk] = T.exp(Y[vi, vj, vk])
+        for i, j, k in T.grid(n, 4, 8):
+            with T.block("mul"):
+                vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+                W[vi, vj, vk] = Z[vi, vj, vk] * Y[vi, 3 - vj, 7 - vk]
+)";
+
+std::vector<std::vector<int64_t>> chain_shapes(int64_t n) { return {{n, 4, 8}, {8}, {n, 4, 8}}; }
+
+TEST(ElementwiseRule, AnInjectiveChainIsOneKernel) {
+  expect_one_kernel("elementwise", kChain, chain_shapes);
+}
+
+// 32 n elements: 4 lanes times T threads provably divide 32 n only for T <= 8, too few
+// threads, so the schedule stays scalar with a tail guard.
+TEST(ElementwiseRule, SymbolicExtentWithoutAProvableMultipleStaysScalar) {
+  std::optional<PrimFunc> scheduled = apply_rule("elementwise", parse_func(kChain), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  EXPECT_TRUE(loops_of_kind(*scheduled, ForKind::Vectorized).empty());
+}
+
+constexpr const char* kWide = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, var_W: T.handle):
+        n = T.int64()
+        X = T.match_buffer(var_X, (n, 1024))
+        W = T.match_buffer(var_W, (n, 1024))
+        Y = T.alloc_buffer((n, 1024))
+        for i, j in T.grid(n, 1024):
+            with T.block("sigmoid"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                Y[vi, vj] = T.sigmoid(X[vi, vj])
+        for i, j in T.grid(n, 1024):
+            with T.block("silu"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                W[vi, vj] = X[vi, vj] * Y[vi, vj]
+)";
+
+// Rows of 1024 float32: 4 lanes times 256 threads divide n * 1024, so each thread makes
+// one 128-bit access per buffer, without a tail guard.
+TEST(ElementwiseRule, VectorizesFourLanesWhereTheyDivideTheExtent) {
+  // Rows of 1024: 7 rows already cover several thread blocks.
+  expect_one_kernel("elementwise", kWide,
+                    [](int64_t n) {
+                      return std::vector<std::vector<int64_t>>{{n, 1024}, {n, 1024}};
+                    },
+                    {1, 7});
+  std::optional<PrimFunc> scheduled = apply_rule("elementwise", parse_func(kWide), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  std::vector<For> vector_loops = loops_of_kind(*scheduled, ForKind::Vectorized);
+  ASSERT_EQ(vector_loops.size(), 1u);
+  EXPECT_TRUE(is_const_int(vector_loops[0]->extent, 4));
+  for (const BlockRealize& realize : schedule_internal::blocks_under(scheduled.value()->body)) {
+    EXPECT_TRUE(schedule_internal::is_true_predicate(realize->predicate))
+        << text::print_node(*scheduled);
+  }
+}
+
+TEST(ElementwiseRule, DeclinesAReductionAndASecondOutput) {
+  EXPECT_FALSE(apply_rule("elementwise", parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(X: T.Buffer((4, 8), "float32"), S: T.Buffer((4,), "float32")):
+        for i, k in T.grid(4, 8):
+            with T.block("sum"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    S[vi] = T.float32(0)
+                S[vi] = S[vi] + X[vi, vk]
+)"),
+                          kDesktop));
+  EXPECT_FALSE(apply_rule("elementwise", parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(X: T.Buffer((4, 8), "float32"), Y: T.Buffer((4, 8), "float32"), Z: T.Buffer((4, 8), "float32")):
+        for i, j in T.grid(4, 8):
+            with T.block("y"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                Y[vi, vj] = X[vi, vj] * T.float32(2)
+        for i, j in T.grid(4, 8):
+            with T.block("z"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                Z[vi, vj] = Y[vi, vj] + T.float32(1)
+)"),
+                          kDesktop));
+}
+
+// softmax as LegalizeOps writes it, over rows of 300.
+constexpr const char* kSoftmax = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_data: T.handle, var_out: T.handle):
+        n = T.int64()
+        data = T.match_buffer(var_data, (n, 300))
+        out = T.match_buffer(var_out, (n, 300))
+        maxelem = T.alloc_buffer((n,))
+        expsum = T.alloc_buffer((n,))
+        for ax0, k0 in T.grid(n, 300):
+            with T.block("maxelem"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    maxelem[v_ax0] = T.float32(-3.4028234663852886e+38)
+                maxelem[v_ax0] = T.max(maxelem[v_ax0], data[v_ax0, v_k0])
+        for ax0, k0 in T.grid(n, 300):
+            with T.block("expsum"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    expsum[v_ax0] = T.float32(0)
+                expsum[v_ax0] = expsum[v_ax0] + T.exp(data[v_ax0, v_k0] - maxelem[v_ax0])
+        for ax0, ax1 in T.grid(n, 300):
+            with T.block("norm"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                out[v_ax0, v_ax1] = T.exp(data[v_ax0, v_ax1] - maxelem[v_ax0]) / expsum[v_ax0]
+)";
+
+TEST(RowReductionRule, SoftmaxIsOneKernelWithSharedIntermediates) {
+  expect_one_kernel("row reduction", kSoftmax, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 300}, {n, 300}};
+  });
+  std::optional<PrimFunc> scheduled = apply_rule("row reduction", parse_func(kSoftmax), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "blockIdx.x").size(), 1u);
+  for (const char* name : {"maxelem", "expsum"}) {
+    schedule_internal::StmtPath path =
+        schedule_internal::find_block_path(scheduled.value()->body, name);
+    const auto& block = path.back().cast<BlockRealizeNode>()->block;
+    EXPECT_EQ(block->writes[0]->buffer->scope, "shared") << name;
+  }
+}
+
+// rms_norm over the last axis of (n, 4, 37) with an injective producer (the square)
+// written as a block of its own, as FuseTIR leaves it.
+constexpr const char* kRmsNorm = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_data: T.handle, weight: T.Buffer((37,), "float32"), var_out: T.handle):
+        n = T.int64()
+        data = T.match_buffer(var_data, (n, 4, 37))
+        out = T.match_buffer(var_out, (n, 4, 37))
+        sq = T.alloc_buffer((n, 4, 37))
+        sum_sq = T.alloc_buffer((n, 4))
+        for ax0, ax1, ax2 in T.grid(n, 4, 37):
+            with T.block("sq"):
+                v0, v1, v2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                sq[v0, v1, v2] = data[v0, v1, v2] * data[v0, v1, v2]
+        for ax0, ax1, k0 in T.grid(n, 4, 37):
+            with T.block("sum_sq"):
+                v_ax0, v_ax1, v_k0 = T.axis.remap("SSR", [ax0, ax1, k0])
+                with T.init():
+                    sum_sq[v_ax0, v_ax1] = T.float32(0)
+                sum_sq[v_ax0, v_ax1] = sum_sq[v_ax0, v_ax1] + sq[v_ax0, v_ax1, v_k0]
+        for ax0, ax1, ax2 in T.grid(n, 4, 37):
+            with T.block("norm"):
+                v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                out[v_ax0, v_ax1, v_ax2] = data[v_ax0, v_ax1, v_ax2] * T.rsqrt(sum_sq[v_ax0, v_ax1] / T.float32(37) + T.float32(1e-05)) * weight[v_ax2]
+)";
+
+TEST(RowReductionRule, RmsNormWithAnInjectiveProducer) {
+  expect_one_kernel("row reduction", kRmsNorm, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 4, 37}, {37}, {n, 4, 37}};
+  });
+}
+
+// layer_norm over the last two axes: two reduction loops per row.
+constexpr const char* kLayerNorm = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_data: T.handle, gamma: T.Buffer((4, 37), "float32"), beta: T.Buffer((4, 37), "float32"), var_out: T.handle):
+        n = T.int64()
+        data = T.match_buffer(var_data, (n, 4, 37))
+        out = T.match_buffer(var_out, (n, 4, 37))
+        s = T.alloc_buffer((n,))
+        ss = T.alloc_buffer((n,))
+        for ax0, k0, k1 in T.grid(n, 4, 37):
+            with T.block("sum"):
+                v_ax0, v_k0, v_k1 = T.axis.remap("SRR", [ax0, k0, k1])
+                with T.init():
+                    s[v_ax0] = T.float32(0)
+                s[v_ax0] = s[v_ax0] + data[v_ax0, v_k0, v_k1]
+        for ax0, k0, k1 in T.grid(n, 4, 37):
+            with T.block("square_sum"):
+                v_ax0, v_k0, v_k1 = T.axis.remap("SRR", [ax0, k0, k1])
+                with T.init():
+                    ss[v_ax0] = T.float32(0)
+                ss[v_ax0] = ss[v_ax0] + (data[v_ax0, v_k0, v_k1] - s[v_ax0] / T.float32(148)) * (data[v_ax0, v_k0, v_k1] - s[v_ax0] / T.float32(148))
+        for ax0, ax1, ax2 in T.grid(n, 4, 37):
+            with T.block("norm"):
+                v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                out[v_ax0, v_ax1, v_ax2] = (data[v_ax0, v_ax1, v_ax2] - s[v_ax0] / T.float32(148)) * T.rsqrt(ss[v_ax0] / T.float32(148) + T.float32(1e-05)) * gamma[v_ax1, v_ax2] + beta[v_ax1, v_ax2]
+)";
+
+TEST(RowReductionRule, LayerNormOverTwoAxes) {
+  expect_one_kernel("row reduction", kLayerNorm, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 4, 37}, {4, 37}, {4, 37}, {n, 4, 37}};
+  });
+}
+
+// Rows (1, s), as layer_norm over the last axis of (1, s, 32) gives: the batch axis of
+// extent 1 stays out of the fused row index (compute_at could not bound the fused
+// index's quotient by s, and the sums would keep a loop over rows), bound to blockIdx.y.
+constexpr const char* kBatchOfOne = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, var_O: T.handle):
+        s = T.int64()
+        X = T.match_buffer(var_X, (T.int64(1), s, T.int64(32)))
+        O = T.match_buffer(var_O, (T.int64(1), s, T.int64(32)))
+        t = T.alloc_buffer((T.int64(1), s))
+        q = T.alloc_buffer((T.int64(1), s))
+        for ax0, ax1, k in T.grid(T.int64(1), s, T.int64(32)):
+            with T.block("sum"):
+                v0, v1, vk = T.axis.remap("SSR", [ax0, ax1, k])
+                with T.init():
+                    t[v0, v1] = T.float32(0)
+                t[v0, v1] = t[v0, v1] + X[v0, v1, vk]
+        for ax0, ax1, k in T.grid(T.int64(1), s, T.int64(32)):
+            with T.block("square_sum"):
+                v0, v1, vk = T.axis.remap("SSR", [ax0, ax1, k])
+                with T.init():
+                    q[v0, v1] = T.float32(0)
+                q[v0, v1] = q[v0, v1] + (X[v0, v1, vk] - t[v0, v1]) * (X[v0, v1, vk] - t[v0, v1])
+        for ax0, ax1, ax2 in T.grid(T.int64(1), s, T.int64(32)):
+            with T.block("norm"):
+                v0, v1, v2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                O[v0, v1, v2] = X[v0, v1, v2] - t[v0, v1] + q[v0, v1]
+)";
+
+TEST(RowReductionRule, ABatchOfOneStaysOutOfTheRowIndex) {
+  expect_one_kernel("row reduction", kBatchOfOne, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{1, n, 32}, {1, n, 32}};
+  });
+  std::optional<PrimFunc> scheduled =
+      apply_rule("row reduction", parse_func(kBatchOfOne), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  EXPECT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "blockIdx.y").size(), 1u);
+}
+
+// log_softmax along the first axis: the output reads the reductions at its second
+// iteration variable, not per row; the rule declines.
+TEST(RowReductionRule, DeclinesReductionsReadAcrossRows) {
+  EXPECT_FALSE(apply_rule("row reduction", parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(X: T.Buffer((5, 8), "float32"), O: T.Buffer((5, 8), "float32")):
+        m = T.alloc_buffer((8,))
+        for ax0, k0 in T.grid(8, 5):
+            with T.block("max"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    m[v_ax0] = T.float32(-3.4028234663852886e+38)
+                m[v_ax0] = T.max(m[v_ax0], X[v_k0, v_ax0])
+        for ax0, ax1 in T.grid(5, 8):
+            with T.block("norm"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                O[v_ax0, v_ax1] = X[v_ax0, v_ax1] - m[v_ax1]
+)"),
+                          kDesktop));
+}
+
+}  // namespace
+}  // namespace relaxc::tir
