@@ -13,6 +13,13 @@ namespace relaxc::relax {
 // the VM), hand-written call_tir and the other calls are left as they are.
 IRModule legalize_ops(const IRModule& module);
 
+// "fuse-ops": in each dataflow block, TVM's FuseOps groups bindings along the
+// post-dominator tree by their patterns (tir::op_pattern_of): injective chains into
+// their consumers, elementwise epilogues into matmul/conv, elementwise and injective
+// inputs into reductions; each group of two or more becomes a private Relax function
+// "fused_..." with the attribute "Primitive", called in its place.
+IRModule fuse_ops(const IRModule& module);
+
 // "lambda-lift": every local function becomes a private module function. One that
 // captures variables takes them as its leading parameters and its binding becomes
 // R.make_closure(cls.f, (captures...)); calls of a closure value become
