@@ -155,6 +155,8 @@ const std::vector<PassInfo>& all_passes() {
       {"fuse-ops",
        "group the call_tir bindings of each dataflow block into Primitive functions (FuseOps)",
        true, module_pass("fuse-ops", fuse_ops)},
+      {"fuse-tir", "turn each Primitive function into one TensorIR function (FuseTIR)", true,
+       module_pass("fuse-tir", fuse_tir)},
       {"lambda-lift", "lift local functions to private module functions (closures for captures)",
        false, module_pass("lambda-lift", lambda_lift)},
       {"to-non-dataflow", "turn dataflow blocks into plain binding blocks", false,

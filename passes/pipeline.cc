@@ -14,9 +14,9 @@ namespace relaxc {
 
 const std::vector<std::string>& vm_lowering_passes() {
   static const std::vector<std::string> names = {
-      "legalize-ops",           "lambda-lift",      "to-non-dataflow",
-      "remove-purity-checking", "call-tir-rewrite", "vm-builtin-lower",
-      "vm-shape-lower"};
+      "legalize-ops",     "fuse-ops",         "fuse-tir",
+      "lambda-lift",      "to-non-dataflow",  "remove-purity-checking",
+      "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"};
   return names;
 }
 

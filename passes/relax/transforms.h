@@ -20,6 +20,12 @@ IRModule legalize_ops(const IRModule& module);
 // "fused_..." with the attribute "Primitive", called in its place.
 IRModule fuse_ops(const IRModule& module);
 
+// "fuse-tir": each Primitive function (fuse-ops' groups) becomes one PrimFunc of the
+// same name: its callees' bodies in order in one root block, intermediates as root
+// allocations, parameters shared, shape variables unified; its calls become
+// R.call_tir of it, and it and the PrimFuncs only it called leave the module.
+IRModule fuse_tir(const IRModule& module);
+
 // "lambda-lift": every local function becomes a private module function. One that
 // captures variables takes them as its leading parameters and its binding becomes
 // R.make_closure(cls.f, (captures...)); calls of a closure value become

@@ -34,9 +34,9 @@ class Module:
 
 TEST(Pipeline, ListsNameRegisteredPassesInOrder) {
   EXPECT_EQ(vm_lowering_passes(),
-            (std::vector<std::string>{"legalize-ops", "lambda-lift", "to-non-dataflow",
-                                      "remove-purity-checking", "call-tir-rewrite",
-                                      "vm-builtin-lower", "vm-shape-lower"}));
+            (std::vector<std::string>{"legalize-ops", "fuse-ops", "fuse-tir", "lambda-lift",
+                                      "to-non-dataflow", "remove-purity-checking",
+                                      "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"}));
   EXPECT_EQ(kernel_passes(),
             (std::vector<std::string>{
                 "default-gpu-schedule", "unify-thread-bindings", "lower-cross-thread-reduction",
@@ -88,8 +88,8 @@ TEST(Pipeline, DisabledPassesAreSkipped) {
 
 TEST(Pipeline, DisablePassRefusesRequiredUnknownAndOutsidePasses) {
   const std::string optional =
-      "passes that may be disabled: default-gpu-schedule, compact-buffer-allocations, "
-      "simplify-kernel";
+      "passes that may be disabled: fuse-ops, fuse-tir, default-gpu-schedule, "
+      "compact-buffer-allocations, simplify-kernel";
   EXPECT_EQ(disable_pass_error("simplify-kernel"), "");
   EXPECT_EQ(disable_pass_error("flatten-buffers"),
             "pass 'flatten-buffers' is required by the build and cannot be disabled; " + optional);
