@@ -45,8 +45,8 @@
 #include "ir/relax/expr_mutator.h"
 #include "ir/relax/expr_visitor.h"
 #include "ir/relax/op_handles.h"
-#include "ir/structural_equal.h"
 #include "ir/tir/op_pattern.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/transforms.h"
 
 namespace relaxc::relax {
@@ -376,11 +376,9 @@ class GroupFunctionBuilder : public ExprMutator {
 
 class Fuser : public ExprMutator {
  public:
-  explicit Fuser(const IRModule& module) : ExprMutator(module), module_(module) {
-    for (const auto& [gv, func] : module->functions) used_names_.insert(gv->name);
-  }
+  explicit Fuser(const IRModule& module) : ExprMutator(module), added(module), module_(module) {}
 
-  std::vector<std::pair<GlobalVar, Ref<Object>>> added;  // the grouped functions, in order
+  AddedFunctions added;  // the grouped functions
 
  protected:
   void visit_block(const BindingBlock& block) override {
@@ -470,41 +468,23 @@ class Fuser : public ExprMutator {
       func = GroupFunctionBuilder(module_).build(inputs, params, group);
     }
 
-    GlobalVar gv = add_function(name, func);
+    GlobalVar gv = added.add(name, func);
+    builder_.declare_global(gv, func->struct_info);
     Expr call = builder_.call(gv, std::move(args), {}, {}, group.back()->span);
     VarKind kind = exit.is<DataflowVarNode>() ? VarKind::DataflowVar : VarKind::Var;
     var_remap_[exit.get()] = builder_.emit(call, exit->name, kind);
   }
 
-  // The GlobalVar of `func`: an equal function grouped before, or `func` under a name
-  // starting with `base` that the module does not use.
-  GlobalVar add_function(const std::string& base, const Function& func) {
-    size_t hash = structural_hash(func);
-    auto [first, last] = by_hash_.equal_range(hash);
-    for (auto it = first; it != last; ++it) {
-      if (structural_equal(added[it->second].second, func)) return added[it->second].first;
-    }
-    std::string name = base;
-    for (int i = 1; !used_names_.insert(name).second; ++i) name = base + std::to_string(i);
-    GlobalVar gv = make_global_var(name);
-    builder_.declare_global(gv, func->struct_info);
-    by_hash_.emplace(hash, added.size());
-    added.emplace_back(gv, func);
-    return gv;
-  }
-
   IRModule module_;
-  std::unordered_set<std::string> used_names_;
-  std::unordered_multimap<size_t, size_t> by_hash_;  // structural hash -> index in added
 };
+
+}  // namespace
 
 bool is_primitive(const FunctionNode& func) {
   const AttrValue* attr = func.attrs.find("Primitive");
   return attr != nullptr && ((attr->kind == AttrValue::Kind::Bool && attr->b) ||
                              (attr->kind == AttrValue::Kind::Int && attr->i != 0));
 }
-
-}  // namespace
 
 IRModule fuse_ops(const IRModule& module) {
   Fuser fuser(module);
@@ -517,7 +497,7 @@ IRModule fuse_ops(const IRModule& module) {
       functions.emplace_back(gv, func);
     }
   }
-  for (auto& entry : fuser.added) functions.push_back(std::move(entry));
+  for (auto& entry : fuser.added.functions) functions.push_back(std::move(entry));
   return make_module(std::move(functions), module->attrs, module->span);
 }
 

@@ -42,12 +42,6 @@ namespace {
 using tir::Buffer;
 using tir::OpPattern;
 
-bool is_primitive(const FunctionNode& func) {
-  const AttrValue* attr = func.attrs.find("Primitive");
-  return attr != nullptr && ((attr->kind == AttrValue::Kind::Bool && attr->b) ||
-                             (attr->kind == AttrValue::Kind::Int && attr->i != 0));
-}
-
 // The tensors of a value's StructInfo: itself, or the fields of a tuple of tensors.
 std::vector<const TensorStructInfoNode*> tensors_of(const StructInfo& sinfo) {
   if (const auto* t = sinfo.as<TensorStructInfoNode>()) return {t};
@@ -151,8 +145,9 @@ class TirFuser {
         continue;
       }
       std::vector<const TensorStructInfoNode*> tensors = tensors_of(param->struct_info);
-      if (tensors.empty())
+      if (tensors.empty()) {
         refuse("parameter '" + param->name + "' is not a tensor or a tuple of tensors");
+      }
       fused.param_is_tuple.push_back(param->struct_info.is<TupleStructInfoNode>());
       std::vector<Buffer> buffers;
       for (const TensorStructInfoNode* t : tensors) buffers.push_back(add_param(param->name, *t));

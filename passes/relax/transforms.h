@@ -19,6 +19,8 @@ IRModule legalize_ops(const IRModule& module);
 // inputs into reductions; each group of two or more becomes a private Relax function
 // "fused_..." with the attribute "Primitive", called in its place.
 IRModule fuse_ops(const IRModule& module);
+// Whether `func` is such a group: its attribute "Primitive" is true (or nonzero).
+bool is_primitive(const FunctionNode& func);
 
 // "fuse-tir": each Primitive function (fuse-ops' groups) becomes one PrimFunc of the
 // same name: its callees' bodies in order in one root block, intermediates as root
