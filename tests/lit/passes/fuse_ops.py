@@ -3,7 +3,7 @@
 # (softmax's subtract and exp) but a reduction keeps its consumers out; a diamond fuses
 # whole; a call_tir returning a tuple fuses with the TupleGetItems and ops after it; a
 # shape variable only a tir_vars uses is passed as a shape; an opaque PrimFunc stays
-# alone and splits the chain. Each group becomes a private Relax function "fused_..."
+# alone and splits the chain; an injective op (a transpose) joins the reduction it feeds. Each group becomes a private Relax function "fused_..."
 # marked Primitive, called where the group's last binding was.
 #
 # RUN: %relaxc opt %s --passes=legalize-ops,fuse-ops | FileCheck %s
@@ -30,6 +30,8 @@
 # CHECK-NEXT:     gv: R.Tensor((n,), dtype="float32") = R.call_tir(cls.negative2, (c,)
 # CHECK-LABEL: def symbolic(
 # CHECK:          c: R.Tensor((m, 4), dtype="float32") = cls.fused_exp4_add4(a, R.shape([k]))
+# CHECK-LABEL: def injective_into_reduction(
+# CHECK:          gv: R.Tensor((8,), dtype="float32") = cls.fused_transpose_sum1(x)
 # CHECK-LABEL: def fused_conv2d_add_relu(x: R.Tensor((1, 3, 8, 8), dtype="float32"), w: R.Tensor((8, 3, 3, 3), dtype="float32"), b: R.Tensor((1, 8, 1, 1), dtype="float32")) -> R.Tensor((1, 8, 8, 8), dtype="float32"):
 # CHECK-NEXT:     R.func_attr({"Primitive": True})
 # CHECK-NEXT:     cls = Module
@@ -51,6 +53,7 @@
 # CHECK-NEXT:     lv: R.Tensor((8, 4), dtype="float32") = parts[0]
 # CHECK-LABEL: def fused_exp4_add4(a: R.Tensor(("m", 4), dtype="float32"), tir_vars: R.Shape(["k"])) -> R.Tensor(("m", 4), dtype="float32"):
 # CHECK:          c: R.Tensor((m, 4), dtype="float32") = R.call_tir(cls.add4, (b,), out_sinfo=R.Tensor((m, 4), dtype="float32"), tir_vars=R.shape([k]))
+# CHECK-LABEL: def fused_transpose_sum1(x: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((8,), dtype="float32"):
 # CHECK-NOT:  def fused_
 
 # from tvm.script import ir as I
@@ -142,3 +145,11 @@ class Module:
             c = R.add(b, R.prim_value(T.Cast("float32", k)))
             R.output(c)
         return c
+
+    @R.function
+    def injective_into_reduction(x: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((8,), dtype="float32"):
+        with R.dataflow():
+            t = R.permute_dims(x, axes=[1, 0])
+            gv = R.sum(t, axis=[1])
+            R.output(gv)
+        return gv

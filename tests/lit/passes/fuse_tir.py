@@ -18,6 +18,8 @@
 # CHECK:          y: R.Tensor((8, 4), dtype="float32") = R.call_tir(cls.fused_split_exp2_negative1_add3, (x,), out_sinfo=R.Tensor((8, 4), dtype="float32"))
 # CHECK-LABEL: def symbolic(
 # CHECK:          c: R.Tensor((m, 4), dtype="float32") = R.call_tir(cls.fused_exp4_add4, (a,), out_sinfo=R.Tensor((m, 4), dtype="float32"), tir_vars=R.shape([k]))
+# CHECK-LABEL: def injective_into_reduction(
+# CHECK:          gv: R.Tensor((8,), dtype="float32") = R.call_tir(cls.fused_transpose_sum1, (x,), out_sinfo=R.Tensor((8,), dtype="float32"))
 # CHECK-NOT:  R.function
 # CHECK-NOT:  def conv2d(
 # CHECK-NOT:  def add(
