@@ -17,9 +17,14 @@ const std::vector<std::string>& vm_lowering_passes() {
       "legalize-ops",
       "canonicalize-bindings",
       "fold-constant",
+      "fuse-ops",
+      "fuse-tir",
       "dead-code-elimination",
-      "lambda-lift",      "to-non-dataflow",
-      "remove-purity-checking", "call-tir-rewrite", "vm-builtin-lower",
+      "lambda-lift",
+      "to-non-dataflow",
+      "remove-purity-checking",
+      "call-tir-rewrite",
+      "vm-builtin-lower",
       "vm-shape-lower"};
   return names;
 }

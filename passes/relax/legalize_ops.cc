@@ -13,14 +13,13 @@
 // VM runs as views; call_tir and the other calls) are left as they are, and so is
 // hand-written call_tir: modules may mix both.
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "ir/relax/expr_mutator.h"
 #include "ir/relax/op_handles.h"
 #include "ir/relax/ops/op_common.h"
-#include "ir/structural_equal.h"
 #include "ir/text/printer.h"
+#include "passes/relax/function_pass.h"
 #include "passes/relax/legalize/legalize.h"
 #include "passes/relax/transforms.h"
 
@@ -147,11 +146,9 @@ class CallContext final : public LegalizeContext {
 
 class Legalizer : public ExprMutator {
  public:
-  explicit Legalizer(const IRModule& module) : ExprMutator(module) {
-    for (const auto& [gv, func] : module->functions) used_names_.insert(gv->name);
-  }
+  explicit Legalizer(const IRModule& module) : ExprMutator(module), added(module) {}
 
-  std::vector<std::pair<GlobalVar, Ref<Object>>> added;  // the new PrimFuncs, in order
+  AddedFunctions added;  // the new PrimFuncs
 
   BlockBuilder& builder() { return builder_; }
 
@@ -166,28 +163,8 @@ class Legalizer : public ExprMutator {
     return it->second(context);
   }
 
-  // The GlobalVar of `func`: an equal function added before, or `func` under a name
-  // starting with `base` that the module does not use.
-  GlobalVar add_prim_func(const std::string& base, const tir::PrimFunc& func) {
-    size_t hash = structural_hash(func);
-    auto [first, last] = by_hash_.equal_range(hash);
-    for (auto it = first; it != last; ++it) {
-      if (structural_equal(added[it->second].second, func)) return added[it->second].first;
-    }
-    std::string name = base;
-    for (int i = 1; !used_names_.insert(name).second; ++i) name = base + std::to_string(i);
-    GlobalVar gv = make_global_var(name);
-    by_hash_.emplace(hash, added.size());
-    added.emplace_back(gv, func);
-    return gv;
-  }
-
  protected:
   Expr visit_node(const CallNode* node) override { return legalize(ExprMutator::visit_node(node)); }
-
- private:
-  std::unordered_set<std::string> used_names_;
-  std::unordered_multimap<size_t, size_t> by_hash_;  // structural hash -> index in added
 };
 
 BlockBuilder& CallContext::builder() { return legalizer_.builder(); }
@@ -195,7 +172,7 @@ BlockBuilder& CallContext::builder() { return legalizer_.builder(); }
 Expr CallContext::call_tir(const std::string& name, const tir::ComputeBuilder& compute,
                            const std::vector<tir::Tensor>& outputs, tir::OpPattern pattern) {
   tir::ComputeBuilder::Result built = compute.build(outputs, pattern);
-  GlobalVar gv = legalizer_.add_prim_func(name, built.func);
+  GlobalVar gv = legalizer_.added.add(name, built.func);
   std::vector<StructInfo> out_sinfo;
   if (const auto* tuple = call_->struct_info.as<TupleStructInfoNode>()) {
     out_sinfo = tuple->fields;
@@ -240,7 +217,7 @@ IRModule legalize_ops(const IRModule& module) {
       functions.emplace_back(gv, func);
     }
   }
-  for (auto& entry : legalizer.added) functions.push_back(std::move(entry));
+  for (auto& entry : legalizer.added.functions) functions.push_back(std::move(entry));
   return make_module(std::move(functions), module->attrs, module->span);
 }
 

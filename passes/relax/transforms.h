@@ -23,6 +23,21 @@ IRModule canonicalize_bindings(const IRModule& module);
 // the interpreter holds exactly; bounded work and output size).
 IRModule fold_constant(const IRModule& module);
 
+// "fuse-ops": in each dataflow block, TVM's FuseOps groups bindings along the
+// post-dominator tree by their patterns (tir::op_pattern_of): injective chains into
+// their consumers, elementwise epilogues into matmul/conv, elementwise and injective
+// inputs into reductions; each group of two or more becomes a private Relax function
+// "fused_..." with the attribute "Primitive", called in its place.
+IRModule fuse_ops(const IRModule& module);
+// Whether `func` is such a group: its attribute "Primitive" is true (or nonzero).
+bool is_primitive(const FunctionNode& func);
+
+// "fuse-tir": each Primitive function (fuse-ops' groups) becomes one PrimFunc of the
+// same name: its callees' bodies in order in one root block, intermediates as root
+// allocations, parameters shared, shape variables unified; its calls become
+// R.call_tir of it, and it and the PrimFuncs only it called leave the module.
+IRModule fuse_tir(const IRModule& module);
+
 // "dead-code-elimination": removes the bindings whose variables nothing live uses and
 // whose values call nothing impure (match_cast checks stay), then the functions that
 // no public function (attribute global_symbol) reaches, Relax functions and PrimFuncs.

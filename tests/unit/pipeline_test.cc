@@ -35,9 +35,9 @@ class Module:
 TEST(Pipeline, ListsNameRegisteredPassesInOrder) {
   EXPECT_EQ(vm_lowering_passes(),
             (std::vector<std::string>{"legalize-ops", "canonicalize-bindings", "fold-constant",
-                                      "dead-code-elimination", "lambda-lift", "to-non-dataflow",
-                                      "remove-purity-checking", "call-tir-rewrite",
-                                      "vm-builtin-lower", "vm-shape-lower"}));
+                                      "fuse-ops", "fuse-tir", "dead-code-elimination",
+                                      "lambda-lift", "to-non-dataflow", "remove-purity-checking",
+                                      "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"}));
   EXPECT_EQ(kernel_passes(),
             (std::vector<std::string>{
                 "default-gpu-schedule", "unify-thread-bindings", "lower-cross-thread-reduction",
@@ -89,7 +89,7 @@ TEST(Pipeline, DisabledPassesAreSkipped) {
 
 TEST(Pipeline, DisablePassRefusesRequiredUnknownAndOutsidePasses) {
   const std::string optional =
-      "passes that may be disabled: canonicalize-bindings, fold-constant, "
+      "passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, "
       "dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, "
       "simplify-kernel";
   EXPECT_EQ(disable_pass_error("simplify-kernel"), "");
@@ -97,7 +97,7 @@ TEST(Pipeline, DisablePassRefusesRequiredUnknownAndOutsidePasses) {
             "pass 'flatten-buffers' is required by the build and cannot be disabled; " + optional);
   EXPECT_EQ(disable_pass_error("well-formed"),
             "pass 'well-formed' is not part of the build's pipeline; " + optional);
-  EXPECT_EQ(disable_pass_error("fuse-ops").rfind("unknown pass 'fuse-ops'; known passes: ", 0), 0u);
+  EXPECT_EQ(disable_pass_error("no-such").rfind("unknown pass 'no-such'; known passes: ", 0), 0u);
 }
 
 TEST(Pipeline, LaunchOfAFinishedKernel) {

@@ -417,13 +417,15 @@ TEST(VmBuild, PipelinePrintsAndTimesEachPass) {
   Executable exe = build(text::parse_module(kAddTwice, "add_twice.py"),
                          {parse_target("vulkan -profile=desktop")}, options);
   EXPECT_NO_THROW(runtime::vm::validate_executable(exe));
-  for (const char* pass : {"lambda-lift", "to-non-dataflow", "remove-purity-checking",
-                           "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"}) {
+  for (const char* pass :
+       {"fuse-ops", "fuse-tir", "lambda-lift", "to-non-dataflow", "remove-purity-checking",
+        "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"}) {
     EXPECT_NE(printed.str().find(std::string("# after ") + pass + "\n"), std::string::npos) << pass;
     EXPECT_NE(timing.str().find(std::string(pass) + " "), std::string::npos) << pass;
   }
   EXPECT_NE(exe.find_export("main"), -1);
-  EXPECT_EQ(function(exe, "add").kind, FunctionKind::Kernel);
+  // The two adds are fused into one kernel function.
+  EXPECT_EQ(function(exe, "fused_add_add").kind, FunctionKind::Kernel);
 }
 
 class VmBuildOnDevice : public ::testing::TestWithParam<TargetKind> {};

@@ -12,9 +12,9 @@
 # RUN: %relaxc build %S/../../../examples/mlp.py --target=cuda --target "vulkan -profile=desktop" -o %t/both.rxe
 # RUN: %relaxc inspect %t/both.rxe | FileCheck %s --check-prefix=BOTH
 # BOTH: backend 0: PTX, target "cuda -arch=sm_80"
-# BOTH: kernel function 0 'dense'
+# BOTH: kernel function 0 'fused_dense_bias_relu'
 # BOTH: backend 1: SPIR-V, target "vulkan -profile=desktop"
-# BOTH: kernel function 0 'dense'
+# BOTH: kernel function 0 'fused_dense_bias_relu'
 #
 # Without -o: FILE's stem + .rxe in the current directory.
 # RUN: cd %t && %relaxc build %S/../../../examples/mlp.py --target "vulkan -profile=mobile"

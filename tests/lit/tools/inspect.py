@@ -8,8 +8,7 @@
 # CHECK-NEXT: exports: layer, main
 # CHECK: function {{[0-9]+}} 'layer': bytecode, params (x, w, b)
 # CHECK: call vm.builtin.alloc_shape_heap
-# CHECK: call dense(
-# CHECK: call bias_relu(
+# CHECK: call fused_dense_bias_relu(
 # CHECK: function {{[0-9]+}} 'main': bytecode, params (images, w, b)
 # CHECK: call vm.builtin.reshape(
 # CHECK: call layer(
@@ -18,7 +17,7 @@
 # CHECK: host function {{[0-9]+}} 'main_shape_func'
 # CHECK: heap[{{[0-9]+}}] = s0 * 32
 # CHECK: backend 0: SPIR-V, target "vulkan -profile=mobile"
-# CHECK: kernel function 0 'dense'
+# CHECK: kernel function 0 'fused_dense_bias_relu'
 # CHECK: launch kernel
 #
 # RUN: %relaxc inspect --help | FileCheck %s --check-prefix=HELP

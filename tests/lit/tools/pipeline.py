@@ -5,9 +5,13 @@
 #
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %relaxc build %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/p.rxe --print-after-each | FileCheck %s --check-prefix=STEPS
+# STEPS: # after fuse-ops
+# STEPS: def fused_dense_bias_relu(
+# STEPS: R.func_attr({"Primitive": True})
+# STEPS: # after fuse-tir
 # STEPS: # after vm-shape-lower
 # STEPS: # after default-gpu-schedule [vulkan -profile=mobile]
-# STEPS: def dense(
+# STEPS: def fused_dense_bias_relu(
 # STEPS: T.thread_binding({{.*}}thread="blockIdx.x")
 # STEPS: with T.block("y"):
 # STEPS: # after unify-thread-bindings [vulkan -profile=mobile]
@@ -15,12 +19,12 @@
 # STEPS: # after lower-blocks [vulkan -profile=mobile]
 # STEPS-NOT: T.block
 # STEPS: # after split-host-device [vulkan -profile=mobile]
-# STEPS: def dense_kernel(
+# STEPS: def fused_dense_bias_relu_kernel_0(
 # STEPS: # after insert-shared-barriers [vulkan -profile=mobile]
 # STEPS: # after compact-buffer-allocations [vulkan -profile=mobile]
 # STEPS: # after flatten-buffers [vulkan -profile=mobile]
 # STEPS: # after narrow-to-int32 [vulkan -profile=mobile]
-# STEPS: def dense_kernel({{.*}}n: T.int32):
+# STEPS: def fused_dense_bias_relu_kernel_0({{.*}}n: T.int32):
 # STEPS: # after simplify-kernel [vulkan -profile=mobile]
 # STEPS: # after legalize-vector-loops [vulkan -profile=mobile]
 # STEPS: # after check-kernel-limits [vulkan -profile=mobile]
@@ -60,18 +64,18 @@
 # Without the default schedule, an unscheduled function is refused where it would run on
 # the host.
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/u.rxe --disable-pass=default-gpu-schedule 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-SCHEDULE
-# NO-SCHEDULE: error: loop 'i' of 'dense' is not inside a thread-bound loop, so it would run on the host; bind it (or an outer loop) to blockIdx/threadIdx, or run default_gpu_schedule
+# NO-SCHEDULE: error: loop 'i' of 'fused_dense_bias_relu' is not inside a thread-bound loop, so it would run on the host; bind it (or an outer loop) to blockIdx/threadIdx, or run default_gpu_schedule
 # NO-SCHEDULE: exit status 1
 #
 # A required pass, an unknown pass and a pass outside the pipeline are usage errors.
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=lower-blocks 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=REQUIRED
-# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: canonicalize-bindings, fold-constant, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
 # REQUIRED: exit status 2
-# RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=fuse-ops 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNKNOWN
-# UNKNOWN: relaxc build: error: --disable-pass: unknown pass 'fuse-ops'; known passes: normalize, well-formed, legalize-ops, canonicalize-bindings, fold-constant, dead-code-elimination, lambda-lift,
+# RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=no-such 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNKNOWN
+# UNKNOWN: relaxc build: error: --disable-pass: unknown pass 'no-such'; known passes: normalize, well-formed, legalize-ops,
 # UNKNOWN: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass normalize 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=OUTSIDE
-# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: canonicalize-bindings, fold-constant, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
 # OUTSIDE: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-NAME
 # NO-NAME: relaxc build: error: option '--disable-pass' needs a value
@@ -84,6 +88,8 @@
 # HELP-NEXT: legalize-ops
 # HELP-NEXT: canonicalize-bindings *
 # HELP-NEXT: fold-constant *
+# HELP-NEXT: fuse-ops *
+# HELP-NEXT: fuse-tir *
 # HELP-NEXT: dead-code-elimination *
 # HELP-NEXT: lambda-lift
 # HELP: vm-shape-lower
