@@ -13,19 +13,18 @@
 namespace relaxc {
 
 const std::vector<std::string>& vm_lowering_passes() {
-  static const std::vector<std::string> names = {
-      "legalize-ops",
-      "canonicalize-bindings",
-      "fold-constant",
-      "fuse-ops",
-      "fuse-tir",
-      "dead-code-elimination",
-      "lambda-lift",
-      "to-non-dataflow",
-      "remove-purity-checking",
-      "call-tir-rewrite",
-      "vm-builtin-lower",
-      "vm-shape-lower"};
+  static const std::vector<std::string> names = {"legalize-ops",
+                                                 "canonicalize-bindings",
+                                                 "fold-constant",
+                                                 "fuse-ops",
+                                                 "fuse-tir",
+                                                 "dead-code-elimination",
+                                                 "lambda-lift",
+                                                 "to-non-dataflow",
+                                                 "remove-purity-checking",
+                                                 "call-tir-rewrite",
+                                                 "vm-builtin-lower",
+                                                 "vm-shape-lower"};
   return names;
 }
 

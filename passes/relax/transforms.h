@@ -1,6 +1,6 @@
 // The Relax passes of the minimum build (docs/architecture.md, "From text to
-// executable"), in the order the VM pipeline (passes/pipeline.h) runs them. Each lives in its own file, which opens with
-// a note on its algorithm; each is registered in passes/pass_registry.cc.
+// executable"), in the order the VM pipeline (passes/pipeline.h) runs them. Each lives in its own
+// file, which opens with a note on its algorithm; each is registered in passes/pass_registry.cc.
 #pragma once
 #include "ir/module.h"
 
