@@ -3,8 +3,14 @@
 
 namespace relaxc::tir {
 
+extern const GpuScheduleRule kMatmulRule;  // matmul.cc
+extern const GpuScheduleRule kGemvRule;    // gemv.cc
+
 const std::vector<GpuScheduleRule>& gpu_schedule_rules() {
-  static const std::vector<GpuScheduleRule> rules = {};
+  static const std::vector<GpuScheduleRule> rules = {
+      kMatmulRule,
+      kGemvRule,
+  };
   return rules;
 }
 
