@@ -89,9 +89,9 @@ TEST(GpuRuleMatmul, BatchedWithTransposedBroadcastOperand) {
   PrimFunc f = parse_func(R"(
         m = T.int64()
         A = T.match_buffer(var_A, (3, m, 8))
-        B = T.match_buffer(var_B, (1, 16, 8))
-        C = T.match_buffer(var_C, (3, m, 16))
-        for b, i, j, r in T.grid(3, m, 16, 8):
+        B = T.match_buffer(var_B, (1, 64, 8))
+        C = T.match_buffer(var_C, (3, m, 64))
+        for b, i, j, r in T.grid(3, m, 64, 8):
             with T.block("C"):
                 vb, vi, vj, vk = T.axis.remap("SSSR", [b, i, j, r])
                 with T.init():
@@ -100,7 +100,7 @@ TEST(GpuRuleMatmul, BatchedWithTransposedBroadcastOperand) {
 )",
                           kSignature);
   EXPECT_TRUE(tiled(default_gpu_schedule(f, kMobile)));
-  testing::expect_same_results(f, schedule_small(f), {{3, 9, 8}, {1, 16, 8}, {3, 9, 16}}, kSeed);
+  testing::expect_same_results(f, schedule_small(f), {{3, 9, 8}, {1, 64, 8}, {3, 9, 64}}, kSeed);
 }
 
 // matmul + bias + relu, as fusion writes it: the intermediates stay in registers.
@@ -156,6 +156,21 @@ TEST(GpuRuleMatmul, DeclinesWhatIsNotALargeMatmul) {
 )",
                              kSignature);
   EXPECT_FALSE(tiled(default_gpu_schedule(gemv, kDesktop)));
+  // Five columns, fewer than a tile's: the tile's regions would be clipped.
+  PrimFunc narrow = parse_func(R"(
+        A = T.match_buffer(var_A, (1000, 64))
+        B = T.match_buffer(var_B, (64, 5))
+        C = T.match_buffer(var_C, (1000, 5))
+        for i, j, r in T.grid(1000, 5, 64):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)",
+                               kSignature);
+  EXPECT_FALSE(tiled(default_gpu_schedule(narrow, kDesktop)));
+  EXPECT_FALSE(tiled(default_gpu_schedule(narrow, kMobile)));
   // A row sum times a vector is a reduction, but not a matmul (no column of B).
   PrimFunc weighted = parse_func(R"(
         A = T.match_buffer(var_A, (256, 256))

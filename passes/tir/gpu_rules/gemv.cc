@@ -69,6 +69,9 @@ std::optional<PrimFunc> apply_gemv(const PrimFunc& func, const Target& target) {
     s.bind(kp[1], "threadIdx.x");
     s.unroll(kp[2]);
   } else {
+    // Fewer constant columns than a warp would clip the column tile (see matmul.cc).
+    const int64_t* cols = as_const_int(m->cols);
+    if (cols != nullptr && *cols < kWarp) return std::nullopt;
     int64_t groups = threads_for(8 * kWarp, target) / kWarp;
     std::vector<LoopRef> jp = s.split(j, {PrimExpr(), index_const(j.var, kWarp)});
     std::vector<LoopRef> kp = s.split(k, {PrimExpr(), index_const(k.var, groups)});

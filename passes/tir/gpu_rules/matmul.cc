@@ -18,10 +18,11 @@
 //   thread loop), through the epilogue blocks, which run on the thread's tile and whose
 //   intermediates (and the matmul's result) live in registers: one global write.
 // Symbolic M, N, K work through split's tail guards. The tile shape fits the target:
-// 128 x 128 (256 threads, 8 x 8 each) where the target has 256 threads and 32 KiB of
-// shared memory per block, 64 x 64 (64 threads) otherwise (the mobile profile's 128
-// threads and 16 KiB). Few rows (at most 4: the GEMV rule's) or a small constant output
-// are declined: the generic schedule does them well enough.
+// 128 x 128 (256 threads, 8 x 8 each) where the target allows 256 threads per block,
+// 64 x 64 (64 threads) otherwise (the mobile profile's 128 threads); both with k steps of
+// 8, whose two shared tiles (8 KiB and 4 KiB in float32) fit every profile. A constant
+// extent below the tile's, few rows (at most 4: the GEMV rule's) or a small constant
+// output are declined: the generic schedule does them well enough.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -47,18 +48,21 @@ std::optional<MatmulTiles> choose_tiles(const MatmulMatch& m, const Target& targ
   if (rows != nullptr && cols != nullptr && *rows * *cols < kSmallOutput) return std::nullopt;
   MatmulTiles large{128, 128, 8, 8, 8};
   MatmulTiles small{64, 64, 8, 8, 8};
-  // Shared memory: the two tiles, the first padded by one element per row.
+  // Shared memory: the two tiles.
   auto shared_bytes = [&](const MatmulTiles& t) {
     int64_t elem_bytes = std::max(m.a->dtype.bytes(), m.b->dtype.bytes());
-    return ((t.bm * (t.bk + 1)) + t.bk * t.bn) * elem_bytes;
+    return (t.bm * t.bk + t.bk * t.bn) * elem_bytes;
   };
-  bool big_enough =
-      (rows == nullptr || *rows >= large.bm) && (cols == nullptr || *cols >= large.bn);
-  if (big_enough && target.max_threads_per_block >= large.threads() &&
-      target.max_shared_memory_bytes >= 2 * shared_bytes(large)) {
+  // A constant extent below the tile would clip the tile's regions to the extent, which
+  // loses the threads' offsets in them (compute_at's region analysis).
+  auto covers = [&](const MatmulTiles& t) {
+    return (rows == nullptr || *rows >= t.bm) && (cols == nullptr || *cols >= t.bn);
+  };
+  if (covers(large) && target.max_threads_per_block >= large.threads() &&
+      target.max_shared_memory_bytes >= shared_bytes(large)) {
     return large;
   }
-  if (target.max_threads_per_block >= small.threads() &&
+  if (covers(small) && target.max_threads_per_block >= small.threads() &&
       target.max_shared_memory_bytes >= shared_bytes(small)) {
     return small;
   }
