@@ -141,34 +141,29 @@ TEST(GpuRuleMatmul, EpilogueRunsOnTheRegisterTile) {
   EXPECT_TRUE(lowered.workspaces.empty());
 }
 
+// C = A @ B with constant sizes: (m, k) @ (k, n).
+PrimFunc constant_matmul(int64_t m, int64_t n, int64_t k) {
+  std::string mn = std::to_string(m) + ", " + std::to_string(n);
+  std::string mk = std::to_string(m) + ", " + std::to_string(k);
+  std::string kn = std::to_string(k) + ", " + std::to_string(n);
+  return parse_func("        A = T.match_buffer(var_A, (" + mk + "))\n" +
+                        "        B = T.match_buffer(var_B, (" + kn + "))\n" +
+                        "        C = T.match_buffer(var_C, (" + mn + "))\n" +
+                        "        for i, j, r in T.grid(" + mn + ", " + std::to_string(k) + "):\n" +
+                        R"(            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)",
+                    kSignature);
+}
+
 TEST(GpuRuleMatmul, DeclinesWhatIsNotALargeMatmul) {
   // Four rows: the GEMV rule's.
-  PrimFunc gemv = parse_func(R"(
-        A = T.match_buffer(var_A, (4, 256))
-        B = T.match_buffer(var_B, (256, 512))
-        C = T.match_buffer(var_C, (4, 512))
-        for i, j, r in T.grid(4, 512, 256):
-            with T.block("C"):
-                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
-                with T.init():
-                    C[vi, vj] = T.float32(0)
-                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
-)",
-                             kSignature);
-  EXPECT_FALSE(tiled(default_gpu_schedule(gemv, kDesktop)));
+  EXPECT_FALSE(tiled(default_gpu_schedule(constant_matmul(4, 512, 256), kDesktop)));
   // Five columns, fewer than a tile's: the tile's regions would be clipped.
-  PrimFunc narrow = parse_func(R"(
-        A = T.match_buffer(var_A, (1000, 64))
-        B = T.match_buffer(var_B, (64, 5))
-        C = T.match_buffer(var_C, (1000, 5))
-        for i, j, r in T.grid(1000, 5, 64):
-            with T.block("C"):
-                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
-                with T.init():
-                    C[vi, vj] = T.float32(0)
-                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
-)",
-                               kSignature);
+  PrimFunc narrow = constant_matmul(1000, 5, 64);
   EXPECT_FALSE(tiled(default_gpu_schedule(narrow, kDesktop)));
   EXPECT_FALSE(tiled(default_gpu_schedule(narrow, kMobile)));
   // A row sum times a vector is a reduction, but not a matmul (no column of B).
