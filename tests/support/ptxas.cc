@@ -43,7 +43,7 @@ std::string find_ptxas() {
   return "";
 }
 
-PtxasResult run_ptxas(const std::string& ptxas, const std::string& ptx, int arch) {
+PtxasResult run_ptxas(const std::string& ptxas, const std::string& ptx, int arch, bool verbose) {
   PtxasResult result;
   std::string base = temp_folder() + "/relaxc_ptxas_XXXXXX";
   int fd = mkstemp(base.data());
@@ -59,8 +59,8 @@ PtxasResult run_ptxas(const std::string& ptxas, const std::string& ptx, int arch
     file << ptx;
   }
   // The paths are ours (mkstemp's), free of shell metacharacters; ptxas's path is quoted.
-  std::string command =
-      "'" + ptxas + "' -arch=sm_" + std::to_string(arch) + " -o " + output + " " + input + " 2>&1";
+  std::string command = "'" + ptxas + "' -arch=sm_" + std::to_string(arch) +
+                        (verbose ? " -v" : "") + " -o " + output + " " + input + " 2>&1";
   if (FILE* pipe = popen(command.c_str(), "r")) {
     std::array<char, 4096> chunk;
     size_t n = 0;

@@ -14,7 +14,9 @@ struct PtxasResult {
 };
 
 // Assembles `ptx` for sm_<arch> with the ptxas at `ptxas` (from a temporary file, removed
-// afterwards).
-PtxasResult run_ptxas(const std::string& ptxas, const std::string& ptx, int arch);
+// afterwards). With `verbose` (ptxas -v), the messages include each kernel's registers
+// and spill stores/loads ("Used 40 registers", "0 bytes spill stores").
+PtxasResult run_ptxas(const std::string& ptxas, const std::string& ptx, int arch,
+                      bool verbose = false);
 
 }  // namespace relaxc::testing

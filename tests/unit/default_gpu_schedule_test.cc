@@ -265,6 +265,8 @@ TEST(DefaultGpuSchedule, SoftmaxFourBlocks) {
   }
 }
 
+// The product is scaled so that the matmul rule (gpu_rules/matmul.cc) declines it: this
+// is the generic reduction schedule's test.
 TEST(DefaultGpuSchedule, MatmulSymbolic) {
   PrimFunc f = parse_func(module_of("var_A: T.handle, var_B: T.handle, var_C: T.handle", R"(
         m = T.int64()
@@ -278,7 +280,7 @@ TEST(DefaultGpuSchedule, MatmulSymbolic) {
                 vi, vj, vk = T.axis.remap("SSR", [i, j, r])
                 with T.init():
                     C[vi, vj] = T.float32(0)
-                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj] * T.float32(2)
 )"));
   for (const Target& target : {kDesktop, kMobile}) {
     PrimFunc g = default_gpu_schedule(f, target);

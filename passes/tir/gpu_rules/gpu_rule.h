@@ -25,6 +25,8 @@ struct GpuScheduleRule {
 };
 
 // Each rule, defined in its file of this folder.
+GpuScheduleRule matmul_rule();
+GpuScheduleRule gemv_rule();
 GpuScheduleRule row_reduction_rule();
 GpuScheduleRule elementwise_rule();
 

@@ -1,0 +1,185 @@
+// The matmul rule: a (batched) matmul with its elementwise epilogue (matmul_analysis.h)
+// as one kernel of block tiles staged in shared memory and register tiles per thread.
+//
+// Schedule, for a tile of BM x BN outputs per thread block and TM x TN per thread
+// (BM = TY * TM, BN = TX * TN, T = TX * TY threads):
+// - the row loop splits [M / BM, TY, TM], the column loop [N / BN, TX, TN], the
+//   reduction [K / BK, BK]; the order is batch, i0, j0, i1, j1, k0, k1, i2, j2, with the
+//   batch loops fused onto blockIdx.z, i0 on blockIdx.y, j0 on blockIdx.x, i1 on
+//   threadIdx.y and j1 on threadIdx.x: each thread owns a TM x TN block of the output;
+// - A's BM x BK and B's BK x BN tiles are copied to shared memory at k0 (cache_read +
+//   compute_at), by all threads together: each copy's loops fused and split over the
+//   threads, 4 elements at a time where the tile allows (vector loads where the kernel
+//   lowering proves them contiguous);
+// - at each k1 a thread copies its TM values of A and TN values of B from shared memory
+//   to registers ("local" caches), then does TM * TN multiply-adds on its accumulator
+//   (cache_write "local"): TM * TN FMAs per TM + TN shared loads;
+// - the accumulator goes to the output after the k loops (reverse_compute_at under the
+//   thread loop), through the epilogue blocks, which run on the thread's tile and whose
+//   intermediates (and the matmul's result) live in registers: one global write.
+// Symbolic M, N, K work through split's tail guards. The tile shape fits the target:
+// 128 x 128 (256 threads, 8 x 8 each) where the target allows 256 threads per block,
+// 64 x 64 (64 threads) otherwise (the mobile profile's 128 threads); both with k steps of
+// 8, whose two shared tiles (8 KiB and 4 KiB in float32) fit every profile. A constant
+// extent below the tile's, few rows (at most 4: the GEMV rule's) or a small constant
+// output are declined: the generic schedule does them well enough.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "passes/tir/gpu_rules/gpu_rule.h"
+#include "passes/tir/gpu_rules/matmul_analysis.h"
+#include "passes/tir/schedule/schedule.h"
+
+namespace relaxc::tir {
+namespace {
+
+// Outputs below this many elements (a constant count) are not worth the tiles.
+constexpr int64_t kSmallOutput = 64 * 64;
+constexpr int64_t kVectorLanes = 4;
+
+PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
+
+std::optional<MatmulTiles> choose_tiles(const MatmulMatch& m, const Target& target) {
+  const int64_t* rows = as_const_int(m.rows);
+  const int64_t* cols = as_const_int(m.cols);
+  if (rows != nullptr && *rows <= 4) return std::nullopt;
+  if (rows != nullptr && cols != nullptr && *rows * *cols < kSmallOutput) return std::nullopt;
+  MatmulTiles large{128, 128, 8, 8, 8};
+  MatmulTiles small{64, 64, 8, 8, 8};
+  // Shared memory: the two tiles.
+  auto shared_bytes = [&](const MatmulTiles& t) {
+    int64_t elem_bytes = std::max(m.a->dtype.bytes(), m.b->dtype.bytes());
+    return (t.bm * t.bk + t.bk * t.bn) * elem_bytes;
+  };
+  // A constant extent below the tile would clip the tile's regions to the extent, which
+  // loses the threads' offsets in them (compute_at's region analysis).
+  auto covers = [&](const MatmulTiles& t) {
+    return (rows == nullptr || *rows >= t.bm) && (cols == nullptr || *cols >= t.bn);
+  };
+  if (covers(large) && target.max_threads_per_block >= large.threads() &&
+      target.max_shared_memory_bytes >= shared_bytes(large)) {
+    return large;
+  }
+  if (covers(small) && target.max_threads_per_block >= small.threads() &&
+      target.max_shared_memory_bytes >= shared_bytes(small)) {
+    return small;
+  }
+  return std::nullopt;
+}
+
+// The position of `buffer` among `block`'s reads.
+int read_index(const Schedule& s, const BlockRef& block, const Buffer& buffer) {
+  const std::vector<BufferRegion>& reads = s.get_block_realize(block)->block->reads;
+  for (size_t n = 0; n < reads.size(); ++n) {
+    if (reads[n]->buffer.same_as(buffer)) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+// The loops of `block` below `loop`.
+std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const LoopRef& loop) {
+  std::vector<LoopRef> loops = s.get_loops(block);
+  auto it = std::find_if(loops.begin(), loops.end(),
+                         [&](const LoopRef& l) { return l.var.same_as(loop.var); });
+  return std::vector<LoopRef>(it == loops.end() ? loops.end() : it + 1, loops.end());
+}
+
+int64_t constant_extent(const Schedule& s, const LoopRef& loop) {
+  const int64_t* extent = as_const_int(s.get_for(loop)->extent);
+  return extent != nullptr ? *extent : -1;
+}
+
+// The copy `block` (computed at a loop above it) spread over the thread block's TY x TX
+// threads, `kVectorLanes` consecutive elements each where the tile divides evenly.
+void cooperative_copy(Schedule& s, const BlockRef& block, const LoopRef& at, const MatmulTiles& t) {
+  std::vector<LoopRef> loops = loops_below(s, block, at);
+  if (loops.empty()) return;
+  int64_t total = 1;
+  for (const LoopRef& loop : loops) total *= constant_extent(s, loop);
+  int64_t innermost = constant_extent(s, loops.back());
+  LoopRef fused = loops.size() == 1 ? loops[0] : s.fuse(loops);
+  int64_t ty = t.bm / t.tm, tx = t.bn / t.tn;
+  bool vector = innermost % kVectorLanes == 0 && total % (ty * tx * kVectorLanes) == 0;
+  std::vector<PrimExpr> factors = {PrimExpr(), index_const(fused.var, ty),
+                                   index_const(fused.var, tx)};
+  if (vector) factors.push_back(index_const(fused.var, kVectorLanes));
+  std::vector<LoopRef> parts = s.split(fused, factors);
+  s.bind(parts[1], "threadIdx.y");
+  s.bind(parts[2], "threadIdx.x");
+  if (vector) s.vectorize(parts[3]);
+}
+
+void unroll_all(Schedule& s, const std::vector<LoopRef>& loops) {
+  for (const LoopRef& loop : loops) s.unroll(loop);
+}
+
+}  // namespace
+
+PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const MatmulTiles& t) {
+  Schedule s(with_scope(func, m.intermediates, "local"));
+  BlockRef mm = s.get_block(m.block);
+  std::vector<LoopRef> loops = s.get_loops(mm);
+  auto c = [&](const LoopRef& l, int64_t v) { return index_const(l.var, v); };
+  std::vector<LoopRef> i =
+      s.split(loops[m.i], {PrimExpr(), c(loops[m.i], t.bm / t.tm), c(loops[m.i], t.tm)});
+  std::vector<LoopRef> j =
+      s.split(loops[m.j], {PrimExpr(), c(loops[m.j], t.bn / t.tn), c(loops[m.j], t.tn)});
+  std::vector<LoopRef> k = s.split(loops[m.k], {PrimExpr(), c(loops[m.k], t.bk)});
+  std::vector<LoopRef> order;
+  for (size_t b : m.batch) order.push_back(loops[b]);
+  for (const LoopRef& l : {i[0], j[0], i[1], j[1], k[0], k[1], i[2], j[2]}) order.push_back(l);
+  s.reorder(order);
+  if (!m.batch.empty()) {
+    std::vector<LoopRef> batch(order.begin(), order.begin() + m.batch.size());
+    s.bind(batch.size() == 1 ? batch[0] : s.fuse(batch), "blockIdx.z");
+  }
+  s.bind(i[0], "blockIdx.y");
+  s.bind(j[0], "blockIdx.x");
+  s.bind(i[1], "threadIdx.y");
+  s.bind(j[1], "threadIdx.x");
+  const LoopRef& thread = j[1];
+
+  // The register copies are made first: cache_read places its copy at the root, between
+  // the producer and the reader.
+  BlockRef a_shared = s.cache_read(mm, read_index(s, mm, m.a), "shared");
+  BlockRef b_shared = s.cache_read(mm, read_index(s, mm, m.b), "shared");
+  for (const BlockRef& shared : {a_shared, b_shared}) {
+    Buffer tile = s.get_block_realize(shared)->block->writes[0]->buffer;
+    BlockRef local = s.cache_read(mm, read_index(s, mm, tile), "local");
+    s.compute_at(local, k[1]);
+    unroll_all(s, loops_below(s, local, k[1]));
+  }
+  s.compute_at(a_shared, k[0]);
+  s.compute_at(b_shared, k[0]);
+  cooperative_copy(s, a_shared, k[0], t);
+  cooperative_copy(s, b_shared, k[0], t);
+  // The accumulator: the matmul's result itself where an epilogue follows (it is in
+  // registers already), else a register copy written back after the k loops.
+  std::vector<std::string> after = m.epilogue;
+  if (after.empty()) after.push_back(s.cache_write(mm, 0, "local").name);
+  for (const std::string& name : after) {
+    BlockRef block = s.get_block(name);
+    s.reverse_compute_at(block, thread);
+    unroll_all(s, loops_below(s, block, thread));
+  }
+  unroll_all(s, {k[1], i[2], j[2]});
+  return s.func();
+}
+
+namespace {
+
+std::optional<PrimFunc> apply_matmul(const PrimFunc& func, const Target& target) {
+  std::optional<MatmulMatch> m = match_matmul(func);
+  if (!m) return std::nullopt;
+  std::optional<MatmulTiles> tiles = choose_tiles(*m, target);
+  if (!tiles) return std::nullopt;
+  return schedule_matmul(func, *m, *tiles);
+}
+
+}  // namespace
+
+GpuScheduleRule matmul_rule() { return {"matmul", &apply_matmul}; }
+
+}  // namespace relaxc::tir

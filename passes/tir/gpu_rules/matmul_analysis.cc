@@ -1,0 +1,262 @@
+// Recognizing a matmul and its epilogue (matmul_analysis.h). Every check is structural:
+// the block's iteration variables, the indices of its loads and store, the form of its
+// update; a function that differs anywhere is not a matmul to these rules.
+#include "passes/tir/gpu_rules/matmul_analysis.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "ir/structural_equal.h"
+#include "ir/tir/functor.h"
+#include "passes/tir/schedule/block_scope.h"
+#include "passes/tir/schedule/schedule_internal.h"
+
+namespace relaxc::tir {
+namespace {
+
+using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
+
+// Whether the block of `realize` sits in its own perfect loop nest directly under the
+// root block, one loop from 0 per iteration variable, bound to it alone, unpredicated.
+bool in_own_nest(const PrimFunc& func, const BlockRealize& realize) {
+  StmtPath path = find_block_path(func->body, realize->block->name);
+  std::vector<For> loops = loops_on_path(StmtPath(path.begin(), path.end() - 1));
+  const Block& block = realize->block;
+  if (loops.size() != block->iter_vars.size() || !is_true_predicate(realize->predicate)) {
+    return false;
+  }
+  for (size_t n = 0; n < loops.size(); ++n) {
+    const Stmt& body = n + 1 < loops.size() ? Stmt(loops[n + 1]) : Stmt(realize);
+    if (!loops[n]->body.same_as(body) || loops[n]->kind != ForKind::Serial ||
+        !is_const_int(loops[n]->min, 0) || !is_const_int(block->iter_vars[n]->dom->min, 0) ||
+        !structural_equal(loops[n]->extent, block->iter_vars[n]->dom->extent) ||
+        !realize->iter_values[n].same_as(loops[n]->loop_var)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether `indices` are exactly the variables of `iters` (in order).
+bool indices_are(const std::vector<PrimExpr>& indices, const std::vector<Var>& iters) {
+  if (indices.size() != iters.size()) return false;
+  for (size_t n = 0; n < iters.size(); ++n) {
+    if (!indices[n].same_as(iters[n])) return false;
+  }
+  return true;
+}
+
+const BufferLoadNode* operand_load(const PrimExpr& e) {
+  const PrimExprNode* node = e.get();
+  if (const auto* cast = e.as<CastNode>()) node = cast->value.get();
+  const auto* load = Ref<PrimExprNode>(node).as<BufferLoadNode>();
+  return load != nullptr && load->dtype.is_float() && load->dtype.lanes() == 1 ? load : nullptr;
+}
+
+// The positions of the iteration variables an operand's indices use; nullopt when an
+// index is neither an iteration variable nor a constant.
+std::optional<std::vector<size_t>> iters_used(const BufferLoadNode& load,
+                                              const std::vector<IterVar>& iters) {
+  std::vector<size_t> used;
+  for (const PrimExpr& index : load.indices) {
+    if (as_const_int(index) != nullptr) continue;
+    auto it = std::find_if(iters.begin(), iters.end(),
+                           [&](const IterVar& iv) { return index.same_as(iv->var); });
+    if (it == iters.end()) return std::nullopt;
+    used.push_back(static_cast<size_t>(it - iters.begin()));
+  }
+  return used;
+}
+
+bool contains(const std::vector<size_t>& v, size_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// The matmul reduction `realize` as a match, without its epilogue.
+std::optional<MatmulMatch> match_reduction(const BlockRealize& realize) {
+  const Block& block = realize->block;
+  MatmulMatch m;
+  m.block = block->name;
+  std::vector<Var> spatial;
+  size_t reduce_count = 0;
+  for (size_t n = 0; n < block->iter_vars.size(); ++n) {
+    const IterVar& iv = block->iter_vars[n];
+    if (iv->kind == IterKind::Spatial) {
+      spatial.push_back(iv->var);
+    } else if (iv->kind == IterKind::Reduce) {
+      m.k = n;
+      ++reduce_count;
+    } else {
+      return std::nullopt;
+    }
+  }
+  const auto* store = block->body.as<BufferStoreNode>();
+  const auto* init = block->init.defined() ? block->init.as<BufferStoreNode>() : nullptr;
+  if (reduce_count != 1 || store == nullptr || init == nullptr || spatial.size() < 2) {
+    return std::nullopt;
+  }
+  m.c = store->buffer;
+  DataType acc = m.c->dtype;
+  if (!acc.is_float() || acc.lanes() != 1 || (acc.bits() != 32 && acc.bits() != 16)) {
+    return std::nullopt;
+  }
+  const auto* zero = init->value.as<FloatImmNode>();
+  if (!init->buffer.same_as(m.c) || !indices_are(init->indices, spatial) ||
+      !indices_are(store->indices, spatial) || zero == nullptr || zero->value != 0.0) {
+    return std::nullopt;
+  }
+  const auto* add = store->value.as<AddNode>();
+  if (add == nullptr) return std::nullopt;
+  PrimExpr product = add->b;
+  const auto* self = add->a.as<BufferLoadNode>();
+  if (self == nullptr || !self->buffer.same_as(m.c)) {
+    self = add->b.as<BufferLoadNode>();
+    product = add->a;
+  }
+  const auto* mul = product.as<MulNode>();
+  if (self == nullptr || !self->buffer.same_as(m.c) || !indices_are(self->indices, spatial) ||
+      mul == nullptr) {
+    return std::nullopt;
+  }
+  const BufferLoadNode* lhs = operand_load(mul->a);
+  const BufferLoadNode* rhs = operand_load(mul->b);
+  if (lhs == nullptr || rhs == nullptr || lhs->buffer.same_as(rhs->buffer) ||
+      lhs->buffer.same_as(m.c) || rhs->buffer.same_as(m.c)) {
+    return std::nullopt;
+  }
+  std::optional<std::vector<size_t>> lhs_iters = iters_used(*lhs, block->iter_vars);
+  std::optional<std::vector<size_t>> rhs_iters = iters_used(*rhs, block->iter_vars);
+  if (!lhs_iters || !rhs_iters || !contains(*lhs_iters, m.k) || !contains(*rhs_iters, m.k)) {
+    return std::nullopt;
+  }
+  // The output's last two dimensions are the row, which only A uses, and the column,
+  // which only B uses (in either order); the others are batch dimensions.
+  std::vector<size_t> spatial_positions;
+  for (size_t n = 0; n < block->iter_vars.size(); ++n) {
+    if (n != m.k) spatial_positions.push_back(n);
+  }
+  size_t first = spatial_positions[spatial_positions.size() - 2];
+  size_t second = spatial_positions.back();
+  auto only_in = [&](size_t n, const std::vector<size_t>& in, const std::vector<size_t>& out) {
+    return contains(in, n) && !contains(out, n);
+  };
+  if (only_in(first, *lhs_iters, *rhs_iters) && only_in(second, *rhs_iters, *lhs_iters)) {
+    m.i = first;
+    m.j = second;
+  } else if (only_in(second, *lhs_iters, *rhs_iters) && only_in(first, *rhs_iters, *lhs_iters)) {
+    m.i = second;
+    m.j = first;
+  } else {
+    return std::nullopt;
+  }
+  m.batch.assign(spatial_positions.begin(), spatial_positions.end() - 2);
+  m.a = lhs->buffer;
+  m.b = rhs->buffer;
+  m.b_along_k = rhs->indices.back().same_as(block->iter_vars[m.k]->var);
+  m.rows = block->iter_vars[m.i]->dom->extent;
+  m.cols = block->iter_vars[m.j]->dom->extent;
+  m.depth = block->iter_vars[m.k]->dom->extent;
+  return m;
+}
+
+bool is_param(const PrimFunc& func, const Buffer& buffer) {
+  return std::any_of(func->buffer_map.begin(), func->buffer_map.end(),
+                     [&](const auto& entry) { return entry.second.same_as(buffer); });
+}
+
+// Whether `realize` is an elementwise epilogue over C's shape: reads of `produced`
+// buffers at its own output index, other reads of parameters only.
+bool is_epilogue(const PrimFunc& func, const BlockRealize& realize, const MatmulMatch& m,
+                 const std::unordered_set<const BufferNode*>& produced) {
+  const Block& block = realize->block;
+  const auto* store = block->body.as<BufferStoreNode>();
+  if (store == nullptr || block->init.defined() || block->iter_vars.size() != m.c->shape.size()) {
+    return false;
+  }
+  std::vector<Var> iters;
+  for (size_t n = 0; n < block->iter_vars.size(); ++n) {
+    const IterVar& iv = block->iter_vars[n];
+    if (iv->kind != IterKind::Spatial || !structural_equal(iv->dom->extent, m.c->shape[n])) {
+      return false;
+    }
+    iters.push_back(iv->var);
+  }
+  if (!indices_are(store->indices, iters) || produced.count(store->buffer.get()) != 0 ||
+      store->buffer.same_as(m.a) || store->buffer.same_as(m.b)) {
+    return false;
+  }
+  bool ok = true, reads_produced = false;
+  post_order_visit(store->value, [&](const Ref<Object>& node) {
+    const auto* load = node.as<BufferLoadNode>();
+    if (load == nullptr) return;
+    if (produced.count(load->buffer.get()) != 0) {
+      reads_produced = true;
+      ok = ok && indices_are(load->indices, iters);
+    } else {
+      ok = ok && is_param(func, load->buffer) && !load->buffer.same_as(store->buffer);
+    }
+  });
+  return ok && reads_produced;
+}
+
+class ScopeChange final : public Mutator {
+ public:
+  ScopeChange(const std::vector<Buffer>& buffers, const std::string& scope) {
+    for (const Buffer& b : buffers) {
+      auto* copy = copy_node(*b);
+      copy->scope = scope;
+      replacements_.emplace_back(b, Buffer(copy));
+    }
+  }
+
+ protected:
+  Buffer mutate_node(const BufferNode* node) override {
+    for (const auto& [from, to] : replacements_) {
+      if (node == from.get()) return to;
+    }
+    return Mutator::mutate_node(node);
+  }
+
+ private:
+  std::vector<std::pair<Buffer, Buffer>> replacements_;
+};
+
+}  // namespace
+
+std::optional<MatmulMatch> match_matmul(const PrimFunc& func) {
+  const BlockNode* root = root_block(func);
+  if (root == nullptr || !root->match_buffers.empty()) return std::nullopt;
+  std::vector<BlockRealize> top = child_blocks(root->body);
+  if (top.empty() || blocks_under(func->body).size() != top.size() + 1) return std::nullopt;
+  for (const BlockRealize& realize : top) {
+    if (!in_own_nest(func, realize) || !realize->block->alloc_buffers.empty()) {
+      return std::nullopt;
+    }
+  }
+  std::optional<MatmulMatch> m = match_reduction(top.front());
+  if (!m) return std::nullopt;
+  std::unordered_set<const BufferNode*> produced = {m->c.get()};
+  Buffer last = m->c;
+  for (size_t n = 1; n < top.size(); ++n) {
+    if (!is_epilogue(func, top[n], *m, produced)) return std::nullopt;
+    m->intermediates.push_back(last);
+    last = top[n]->block->body.as<BufferStoreNode>()->buffer;
+    produced.insert(last.get());
+    m->epilogue.push_back(top[n]->block->name);
+  }
+  // The result leaves through a parameter; everything before it stays inside.
+  if (!is_param(func, last)) return std::nullopt;
+  for (const Buffer& b : m->intermediates) {
+    if (is_param(func, b)) return std::nullopt;
+  }
+  return m;
+}
+
+PrimFunc with_scope(const PrimFunc& func, const std::vector<Buffer>& buffers,
+                    const std::string& scope) {
+  if (buffers.empty()) return func;
+  ScopeChange rewrite(buffers, scope);
+  return with_body(func, rewrite.mutate(func->body));
+}
+
+}  // namespace relaxc::tir

@@ -1,0 +1,360 @@
+// Tests of the matmul and GEMV rules (passes/tir/gpu_rules/) through default_gpu_schedule:
+// what it recognizes and declines, its results on the reference interpreter against the
+// unscheduled functions (symbolic sizes, tails, batches, transposed operands, epilogues),
+// and what can be counted in the lowered kernel: FMAs per shared-memory load and global
+// loads per FMA in the k loop, the padded shared tile, and ptxas's registers and spills.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "codegen/cuda/cuda_codegen.h"
+#include "ir/text/parser.h"
+#include "ir/text/printer.h"
+#include "ir/tir/functor.h"
+#include "passes/tir/default_gpu_schedule.h"
+#include "passes/tir/gpu_rules/matmul_analysis.h"
+#include "passes/tir/lower_to_kernels.h"
+#include "passes/tir/schedule/schedule_internal.h"
+#include "tests/support/ptxas.h"
+#include "tests/support/tir_interpreter.h"
+
+namespace relaxc::tir {
+namespace {
+
+PrimFunc parse_func(const std::string& body, const std::string& signature) {
+  std::string source =
+      "@I.ir_module\nclass Module:\n    @T.prim_func\n    def f(" + signature + "):\n" + body;
+  PrimFunc f = text::parse_module(source, "matmul.py")->prim_func("f");
+  EXPECT_TRUE(f.defined());
+  return f;
+}
+
+const Target kDesktop = vulkan_profile("desktop");
+const Target kMobile = vulkan_profile("mobile");
+constexpr uint64_t kSeed = 5;
+// Tiles the interpreter runs quickly (it runs every thread of a cooperative copy in turn):
+// 8 x 8 outputs per block, 2 x 2 per thread, k in steps of 4; 16 threads.
+constexpr MatmulTiles kSmallTiles{8, 8, 4, 2, 2};
+
+// `f` scheduled by the matmul rule with kSmallTiles.
+PrimFunc schedule_small(const PrimFunc& f) {
+  std::optional<MatmulMatch> m = match_matmul(f);
+  EXPECT_TRUE(m.has_value()) << text::print_node(f);
+  return m ? schedule_matmul(f, *m, kSmallTiles) : f;
+}
+
+// Whether the rule took `f`: its reduction block reads a shared-memory tile.
+bool tiled(const PrimFunc& f) {
+  bool shared = false;
+  for (const BlockRealize& r : schedule_internal::blocks_under(f->body)) {
+    for (const Buffer& b : r->block->alloc_buffers) shared = shared || b->scope == "shared";
+  }
+  return shared;
+}
+
+// C[m, n] = A[m, k] @ B[k, n], symbolic, as LegalizeOps writes it.
+const std::string kSignature = "var_A: T.handle, var_B: T.handle, var_C: T.handle";
+const std::string kMatmul = R"(
+        m = T.int64()
+        n = T.int64()
+        k = T.int64()
+        A = T.match_buffer(var_A, (m, k))
+        B = T.match_buffer(var_B, (k, n))
+        C = T.match_buffer(var_C, (m, n))
+        for i, j, r in T.grid(m, n, k):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+
+TEST(GpuRuleMatmul, SymbolicSizesWithTails) {
+  PrimFunc f = parse_func(kMatmul, kSignature);
+  for (const Target& target : {kMobile, kDesktop, cuda_target(80)}) {
+    EXPECT_TRUE(tiled(default_gpu_schedule(f, target))) << target.str();
+  }
+  PrimFunc g = schedule_small(f);
+  testing::expect_same_results(f, g, {{19, 10}, {10, 13}, {19, 13}}, kSeed);
+  testing::expect_same_results(f, g, {{16, 8}, {8, 16}, {16, 16}}, kSeed);
+  testing::expect_same_results(f, g, {{1, 1}, {1, 1}, {1, 1}}, kSeed);
+}
+
+// Batched, B transposed (C[b, i, j] = sum A[b, i, k] * B[0, j, k]: a broadcast batch).
+TEST(GpuRuleMatmul, BatchedWithTransposedBroadcastOperand) {
+  PrimFunc f = parse_func(R"(
+        m = T.int64()
+        A = T.match_buffer(var_A, (3, m, 8))
+        B = T.match_buffer(var_B, (1, 64, 8))
+        C = T.match_buffer(var_C, (3, m, 64))
+        for b, i, j, r in T.grid(3, m, 64, 8):
+            with T.block("C"):
+                vb, vi, vj, vk = T.axis.remap("SSSR", [b, i, j, r])
+                with T.init():
+                    C[vb, vi, vj] = T.float32(0)
+                C[vb, vi, vj] = C[vb, vi, vj] + A[vb, vi, vk] * B[0, vj, vk]
+)",
+                          kSignature);
+  EXPECT_TRUE(tiled(default_gpu_schedule(f, kMobile)));
+  testing::expect_same_results(f, schedule_small(f), {{3, 9, 8}, {1, 64, 8}, {3, 9, 64}}, kSeed);
+}
+
+// matmul + bias + relu, as fusion writes it: the intermediates stay in registers.
+const std::string kMatmulBiasRelu = R"(
+        m = T.int64()
+        A = T.match_buffer(var_A, (m, 32))
+        B = T.match_buffer(var_B, (32, 72))
+        bias = T.match_buffer(var_bias, (72,))
+        D = T.match_buffer(var_D, (m, 72))
+        C = T.alloc_buffer((m, 72))
+        E = T.alloc_buffer((m, 72))
+        for i, j, r in T.grid(m, 72, 32):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(m, 72):
+            with T.block("E"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                E[vi, vj] = C[vi, vj] + bias[vj]
+        for i, j in T.grid(m, 72):
+            with T.block("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = T.max(E[vi, vj], T.float32(0))
+)";
+const std::string kBiasSignature =
+    "var_A: T.handle, var_B: T.handle, var_bias: T.handle, var_D: T.handle";
+
+TEST(GpuRuleMatmul, EpilogueRunsOnTheRegisterTile) {
+  PrimFunc f = parse_func(kMatmulBiasRelu, kBiasSignature);
+  PrimFunc g = default_gpu_schedule(f, kMobile);
+  ASSERT_TRUE(tiled(g)) << text::print_node(g);
+  testing::expect_same_results(f, schedule_small(f), {{3, 32}, {32, 72}, {72}, {3, 72}}, kSeed);
+  // One kernel, no global workspace: C and E live in each thread's registers.
+  LoweredFunc lowered = lower_to_kernels(g, "f", kMobile);
+  EXPECT_EQ(lowered.launches.size(), 1u);
+  EXPECT_TRUE(lowered.workspaces.empty());
+}
+
+// C = A @ B with constant sizes: (m, k) @ (k, n).
+PrimFunc constant_matmul(int64_t m, int64_t n, int64_t k) {
+  std::string mn = std::to_string(m) + ", " + std::to_string(n);
+  std::string mk = std::to_string(m) + ", " + std::to_string(k);
+  std::string kn = std::to_string(k) + ", " + std::to_string(n);
+  return parse_func("        A = T.match_buffer(var_A, (" + mk + "))\n" +
+                        "        B = T.match_buffer(var_B, (" + kn + "))\n" +
+                        "        C = T.match_buffer(var_C, (" + mn + "))\n" +
+                        "        for i, j, r in T.grid(" + mn + ", " + std::to_string(k) + "):\n" +
+                        R"(            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)",
+                    kSignature);
+}
+
+TEST(GpuRuleMatmul, DeclinesWhatIsNotALargeMatmul) {
+  // Four rows: the GEMV rule's.
+  EXPECT_FALSE(tiled(default_gpu_schedule(constant_matmul(4, 512, 256), kDesktop)));
+  // Five columns, fewer than a tile's: the tile's regions would be clipped.
+  PrimFunc narrow = constant_matmul(1000, 5, 64);
+  EXPECT_FALSE(tiled(default_gpu_schedule(narrow, kDesktop)));
+  EXPECT_FALSE(tiled(default_gpu_schedule(narrow, kMobile)));
+  // A row sum times a vector is a reduction, but not a matmul (no column of B).
+  PrimFunc weighted = parse_func(R"(
+        A = T.match_buffer(var_A, (256, 256))
+        B = T.match_buffer(var_B, (256,))
+        C = T.match_buffer(var_C, (256,))
+        for i, r in T.grid(256, 256):
+            with T.block("C"):
+                vi, vk = T.axis.remap("SR", [i, r])
+                with T.init():
+                    C[vi] = T.float32(0)
+                C[vi] = C[vi] + A[vi, vk] * B[vk]
+)",
+                                 kSignature);
+  EXPECT_FALSE(tiled(default_gpu_schedule(weighted, kDesktop)));
+  // A max-reduction of products is not a matmul.
+  PrimFunc max_product = parse_func(R"(
+        A = T.match_buffer(var_A, (256, 256))
+        B = T.match_buffer(var_B, (256, 256))
+        C = T.match_buffer(var_C, (256, 256))
+        for i, j, r in T.grid(256, 256, 256):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = T.max(C[vi, vj], A[vi, vk] * B[vk, vj])
+)",
+                                    kSignature);
+  EXPECT_FALSE(tiled(default_gpu_schedule(max_product, kDesktop)));
+}
+
+// --- The GEMV rule.
+
+// Whether the reduction of `f` is split over threads (a loop bound to threadIdx feeds a
+// reduction iteration variable): the GEMV rule's cross-thread reduction.
+bool cross_thread(const PrimFunc& f, const std::string& block) {
+  schedule_internal::StmtPath path = schedule_internal::find_block_path(f->body, block);
+  for (const Stmt& st : path) {
+    const auto* loop = st.as<ForNode>();
+    if (loop != nullptr && loop->thread_tag.rfind("threadIdx", 0) == 0 &&
+        schedule_internal::loop_iter_use(For(loop)).reduce) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(GpuRuleGemv, ColumnContiguousWeight) {
+  PrimFunc f = parse_func(R"(
+        n = T.int64()
+        A = T.match_buffer(var_A, (2, 100))
+        B = T.match_buffer(var_B, (100, n))
+        C = T.match_buffer(var_C, (2, n))
+        for i, j, r in T.grid(2, n, 100):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)",
+                          kSignature);
+  for (const Target& target : {kMobile, kDesktop}) {
+    PrimFunc g = default_gpu_schedule(f, target);
+    EXPECT_FALSE(tiled(g));
+    EXPECT_TRUE(cross_thread(g, "C")) << text::print_node(g);
+    testing::expect_same_results(f, g, {{2, 100}, {100, 40}, {2, 40}}, kSeed);
+  }
+}
+
+TEST(GpuRuleGemv, KContiguousWeightWithEpilogue) {
+  PrimFunc f = parse_func(R"(
+        n = T.int64()
+        X = T.match_buffer(var_A, (3, 300))
+        W = T.match_buffer(var_B, (n, 300))
+        bias = T.match_buffer(var_bias, (n,))
+        D = T.match_buffer(var_D, (3, n))
+        Y = T.alloc_buffer((3, n))
+        for i, j, r in T.grid(3, n, 300):
+            with T.block("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    Y[vi, vj] = T.float32(0)
+                Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vj, vk]
+        for i, j in T.grid(3, n):
+            with T.block("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = T.max(Y[vi, vj] + bias[vj], T.float32(0))
+)",
+                          kBiasSignature);
+  PrimFunc g = default_gpu_schedule(f, kDesktop);
+  EXPECT_TRUE(cross_thread(g, "Y")) << text::print_node(g);
+  testing::expect_same_results(f, g, {{3, 300}, {5, 300}, {5}, {3, 5}}, kSeed);
+  // One kernel: the reduction's result waits in shared memory for the epilogue.
+  for (const Target& target : {kMobile, cuda_target(90)}) {
+    LoweredFunc lowered = lower_to_kernels(g, "f", target);
+    EXPECT_EQ(lowered.launches.size(), 1u);
+    EXPECT_TRUE(lowered.workspaces.empty());
+  }
+}
+
+// --- What the lowered kernel does per iteration of its k loop.
+
+struct KLoopCounts {
+  int64_t fmas = 0, shared_loads = 0, global_loads = 0;  // elements, per thread
+};
+
+// Counts, in the outermost loop of `kernel` that holds a barrier (the k loop: each
+// iteration loads the tiles, waits, computes), the float multiply-adds into "local"
+// buffers and the elements loaded from shared and global memory, each weighted by the
+// constant extents of the loops around it inside the k loop.
+class KLoopCounter final : public Visitor {
+ public:
+  KLoopCounts counts;
+
+ private:
+  void visit_node(const ForNode* node) override {
+    const int64_t* extent = as_const_int(node->extent);
+    int64_t saved = weight_;
+    weight_ *= extent != nullptr ? *extent : 1;
+    Visitor::visit_node(node);
+    weight_ = saved;
+  }
+  void visit_node(const BufferLoadNode* node) override {
+    if (node->buffer->scope == "shared") counts.shared_loads += weight_;
+    if (node->buffer->scope == "global") counts.global_loads += weight_;
+    Visitor::visit_node(node);
+  }
+  void visit_node(const BufferStoreNode* node) override {
+    const auto* add = node->value.as<AddNode>();
+    if (node->buffer->scope == "local" && add != nullptr && add->b.as<MulNode>() != nullptr) {
+      counts.fmas += weight_;
+    }
+    Visitor::visit_node(node);
+  }
+  int64_t weight_ = 1;
+};
+
+KLoopCounts count_k_loop(const PrimFunc& kernel) {
+  const ForNode* k_loop = nullptr;
+  post_order_visit(kernel->body, [&](const Ref<Object>& node) {
+    const auto* loop = node.as<ForNode>();
+    if (loop == nullptr || loop->kind == ForKind::ThreadBinding) return;
+    bool barrier = false;
+    post_order_visit(loop->body, [&](const Ref<Object>& n) {
+      const auto* call = n.as<CallNode>();
+      barrier = barrier || (call != nullptr && call->op == "tir.tvm_storage_sync");
+    });
+    if (barrier) k_loop = loop;  // post order: the outermost comes last
+  });
+  KLoopCounter counter;
+  if (k_loop != nullptr) counter.visit(k_loop->body);
+  return counter.counts;
+}
+
+TEST(GpuRuleMatmul, KLoopReusesSharedAndGlobalLoads) {
+  PrimFunc f = parse_func(kMatmul, kSignature);
+  for (const Target& target : {kMobile, cuda_target(80)}) {
+    SCOPED_TRACE(target.str());
+    LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(f, target), "f", target);
+    ASSERT_EQ(lowered.launches.size(), 1u);
+    KLoopCounts counts = count_k_loop(lowered.launches[0].kernel.func);
+    std::cout << target.str() << ": per thread and k-loop iteration, " << counts.fmas << " FMAs, "
+              << counts.shared_loads << " shared loads, " << counts.global_loads
+              << " global loads\n";
+    ASSERT_GT(counts.fmas, 0);
+    EXPECT_GE(counts.fmas, 4 * counts.shared_loads);
+    EXPECT_LE(32 * counts.global_loads, counts.fmas);
+  }
+}
+
+TEST(GpuRuleMatmul, PtxAssemblesWithoutSpills) {
+  std::string ptxas = testing::find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas is not installed (CUDA toolkit)";
+  PrimFunc f = parse_func(kMatmul, kSignature);
+  PrimFunc epilogue = parse_func(kMatmulBiasRelu, kBiasSignature);
+  for (int arch : {80, 90}) {
+    Target target = cuda_target(arch);
+    for (const PrimFunc& func : {f, epilogue}) {
+      LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(func, target), "f", target);
+      ASSERT_EQ(lowered.launches.size(), 1u);
+      std::string ptx = codegen::codegen_ptx(lowered.launches[0].kernel, target).ptx;
+      testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
+      ASSERT_TRUE(result.ok) << result.messages;
+      std::cout << "sm_" << arch << ": " << result.messages;
+      EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"),
+                std::string::npos)
+          << result.messages;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace relaxc::tir
