@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds (Release) and runs the GPU tests on a machine with an NVIDIA GPU: the CUDA device
 # tests (cuda_device_test), and the device conformance suite and the kernel suite on every
-# device present, CUDA and Vulkan (device_conformance_test, kernel_suite_test), then prints one table: kernel, device, result, time. Without an NVIDIA GPU it says so and exits 0.
+# device present, CUDA and Vulkan (device_conformance_test, kernel_suite_test), then prints one table: kernel, device, result, time; then reruns the operator checks of tests/lit/ops on CUDA and on Vulkan (tests/gpu/op_checks.py). Without an NVIDIA GPU it says so and exits 0.
 #
 # Usage: tests/gpu/run.sh [--build-dir DIR] [--no-build] [--filter GTEST_FILTER]
 #   --build-dir DIR  the build folder (default: build-gpu in the repository)
@@ -76,7 +76,7 @@ if [[ $build -eq 1 ]]; then
       echo "tests/gpu/run.sh: no target $name in this tree: not built"
     fi
   done
-  ninja -C "$build_dir" -j "$jobs" "${targets[@]}" ||
+  ninja -C "$build_dir" -j "$jobs" "${targets[@]}" relaxc ||
     { echo "tests/gpu/run.sh: the build failed" >&2; exit 2; }
 fi
 
@@ -161,6 +161,17 @@ print(line)
 print(f"{counts['passed']} passed, {counts['FAILED']} failed, {counts['skipped']} skipped")
 sys.exit(1 if counts["FAILED"] else 0)
 EOF
+
+# The operator checks of tests/lit/ops, on each GPU device: built with the build's relaxc,
+# run there, compared with NumPy.
+if [[ -x "$build_dir/relaxc" ]]; then
+  for device in cuda vulkan; do
+    echo "== operator checks on $device"
+    python3 "$root/tests/gpu/op_checks.py" --relaxc "$build_dir/relaxc" --device "$device" \
+      >"$results/op_checks_$device.log" 2>&1 || failed=1
+    grep -v '^ok' "$results/op_checks_$device.log" | tail -n 20
+  done
+fi
 
 if [[ $failed -ne 0 ]]; then
   echo "tests/gpu/run.sh: some GPU tests failed; logs in $results"

@@ -47,7 +47,8 @@ std::optional<PrimFunc> apply_gemv(const PrimFunc& func, const Target& target) {
   if (rows == nullptr || *rows > kMaxRows) return std::nullopt;
   if (target.max_threads_per_block < kWarp) return std::nullopt;
   bool along_k = m->b_along_k;
-  Schedule s(with_scope(func, m->intermediates, "shared"));
+  Schedule s(func);
+  set_intermediates_scope(s, *m, "shared");
   BlockRef mm = s.get_block(m->block);
   std::vector<LoopRef> loops = s.get_loops(mm);
   std::vector<LoopRef> spatial;

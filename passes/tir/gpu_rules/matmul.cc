@@ -118,7 +118,8 @@ void unroll_all(Schedule& s, const std::vector<LoopRef>& loops) {
 }  // namespace
 
 PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const MatmulTiles& t) {
-  Schedule s(with_scope(func, m.intermediates, "local"));
+  Schedule s(func);
+  set_intermediates_scope(s, m, "local");
   BlockRef mm = s.get_block(m.block);
   std::vector<LoopRef> loops = s.get_loops(mm);
   auto c = [&](const LoopRef& l, int64_t v) { return index_const(l.var, v); };

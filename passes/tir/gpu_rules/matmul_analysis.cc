@@ -199,28 +199,6 @@ bool is_epilogue(const PrimFunc& func, const BlockRealize& realize, const Matmul
   return ok && reads_produced;
 }
 
-class ScopeChange final : public Mutator {
- public:
-  ScopeChange(const std::vector<Buffer>& buffers, const std::string& scope) {
-    for (const Buffer& b : buffers) {
-      auto* copy = copy_node(*b);
-      copy->scope = scope;
-      replacements_.emplace_back(b, Buffer(copy));
-    }
-  }
-
- protected:
-  Buffer mutate_node(const BufferNode* node) override {
-    for (const auto& [from, to] : replacements_) {
-      if (node == from.get()) return to;
-    }
-    return Mutator::mutate_node(node);
-  }
-
- private:
-  std::vector<std::pair<Buffer, Buffer>> replacements_;
-};
-
 }  // namespace
 
 std::optional<MatmulMatch> match_matmul(const PrimFunc& func) {
@@ -239,24 +217,23 @@ std::optional<MatmulMatch> match_matmul(const PrimFunc& func) {
   Buffer last = m->c;
   for (size_t n = 1; n < top.size(); ++n) {
     if (!is_epilogue(func, top[n], *m, produced)) return std::nullopt;
-    m->intermediates.push_back(last);
+    // Everything before the last block stays inside the function.
+    if (is_param(func, last)) return std::nullopt;
     last = top[n]->block->body.as<BufferStoreNode>()->buffer;
     produced.insert(last.get());
     m->epilogue.push_back(top[n]->block->name);
   }
-  // The result leaves through a parameter; everything before it stays inside.
+  // The result leaves through a parameter.
   if (!is_param(func, last)) return std::nullopt;
-  for (const Buffer& b : m->intermediates) {
-    if (is_param(func, b)) return std::nullopt;
-  }
   return m;
 }
 
-PrimFunc with_scope(const PrimFunc& func, const std::vector<Buffer>& buffers,
-                    const std::string& scope) {
-  if (buffers.empty()) return func;
-  ScopeChange rewrite(buffers, scope);
-  return with_body(func, rewrite.mutate(func->body));
+void set_intermediates_scope(Schedule& s, const MatmulMatch& m, const std::string& scope) {
+  if (m.epilogue.empty()) return;
+  s.set_scope(s.get_block(m.block), 0, scope);
+  for (size_t e = 0; e + 1 < m.epilogue.size(); ++e) {
+    s.set_scope(s.get_block(m.epilogue[e]), 0, scope);
+  }
 }
 
 }  // namespace relaxc::tir

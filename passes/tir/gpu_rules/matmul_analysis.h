@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/tir/stmt.h"
+#include "passes/tir/schedule/schedule.h"
 
 namespace relaxc::tir {
 
@@ -26,10 +27,8 @@ struct MatmulMatch {
   std::vector<size_t> batch;
   PrimExpr rows, cols, depth;  // the extents of i, j and k
   bool b_along_k = false;      // B's last index is k (B[.., j, k]): its k values are contiguous
-  // The epilogue blocks, in program order, and the buffers only the function's own blocks
-  // see (C when an epilogue follows it, and every epilogue output but the last).
+  // The epilogue blocks, in program order.
   std::vector<std::string> epilogue;
-  std::vector<Buffer> intermediates;
 };
 
 std::optional<MatmulMatch> match_matmul(const PrimFunc& func);
@@ -45,10 +44,9 @@ struct MatmulTiles {
 // tests use small tiles, which the reference interpreter runs quickly.
 PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const MatmulTiles& tiles);
 
-// `func` with each of `buffers` (allocated by its root block) in `scope`: the epilogue's
-// intermediates live in each thread's registers ("local"), or in the thread block's
-// shared memory where the threads that use a value are not the one that computes it.
-PrimFunc with_scope(const PrimFunc& func, const std::vector<Buffer>& buffers,
-                    const std::string& scope);
+// Puts the matched function's intermediates (C when an epilogue follows, every epilogue
+// output but the last) in `scope`: each thread's registers ("local"), or the thread
+// block's shared memory where the threads that use a value are not the one that computes it.
+void set_intermediates_scope(Schedule& s, const MatmulMatch& m, const std::string& scope);
 
 }  // namespace relaxc::tir

@@ -1,7 +1,8 @@
 # relaxc build --report: the kernel report of each target, checked against hand counts of
-# the generic schedule's kernels (an elementwise add, softmax's three kernels, a matmul as
-# one thread-block reduction per output), as expressions and at --report-shape values,
-# with the roofline on a device preset; the executable is still written; the errors.
+# the kernels the default schedule's rules make (an elementwise add, softmax in one kernel
+# by the row reduction rule, a matmul tiled by the matmul rule), as expressions and at
+# --report-shape values, with the roofline on a device preset; the executable is still
+# written; the errors.
 #
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %relaxc build %s --target cuda -o %t/m.rxe --report | FileCheck %s --check-prefix=SYMBOLIC
@@ -15,35 +16,34 @@
 # SYMBOLIC-NEXT: read m * n * 8 B, written m * n * 4 B, flops m * n
 # SYMBOLIC-NEXT: traffic m * n * 12 B, compulsory m * n * 12 B (read m * n * 8, written m * n * 4), ratio 1.00
 #
-# softmax, legalized: max (reads x: 4mn, writes m maxima), sum of exp (reads x and the max
-# of its row per element: 8mn, writes m sums), normalize (reads x, max and sum per element:
-# 12mn, writes 4mn): 28mn + 8m bytes against 8mn compulsory. FLOPs: per element 1 max,
-# then sub + exp + add, then sub + exp + div; per row the CUDA tree of each reduction
-# (5 shuffle steps over 256 threads, 3 over the 8 warp results, a final op: 1377); the
-# 8 warp results pass through shared memory (32 bytes written and read per row).
-# SYMBOLIC: function 'softmax': 3 kernels
-# SYMBOLIC-NEXT: kernel 'softmax_kernel_0': grid [m, 1, 1], block [256, 1, 1], shared 32 B
-# SYMBOLIC-NEXT: read m * n * 4 B, written m * 4 B, flops m * 1377 + m * n
-# SYMBOLIC-NEXT: shared read m * 32 B, written m * 32 B
-# SYMBOLIC-NEXT: kernel 'softmax_kernel_1': grid [m, 1, 1], block [256, 1, 1], shared 32 B
-# SYMBOLIC-NEXT: read m * n * 8 B, written m * 4 B, flops m * 1377 + m * n * 3
-# SYMBOLIC-NEXT: shared read m * 32 B, written m * 32 B
-# SYMBOLIC-NEXT: kernel 'softmax_kernel_2': grid [(m * n + 255) // 256, 1, 1], block [256, 1, 1], shared 0 B
-# SYMBOLIC-NEXT: read m * n * 12 B, written m * n * 4 B, flops m * n * 3
-# SYMBOLIC-NEXT: traffic m * 8 + m * n * 28 B, compulsory m * n * 8 B (read m * n * 4, written m * n * 4)
+# softmax (opaque to fusion: the add stays its own kernel) under the row reduction rule:
+# one thread block of 256 per row; x is read by each of its three stages (max, sum of exp,
+# normalize): 12mn bytes read, 4mn written, against 8mn compulsory. FLOPs: per element
+# 1 max, then sub + exp + add, then sub + exp + div; per row the CUDA tree of each of the
+# two reductions (5 shuffle steps over 256 threads, 3 over the 8 warp results, a final
+# op: 1377 each). Shared memory: each reduction's 8 warp results (32 B) and the row's max
+# and sum (8 B); every element reads the max (in the sum) and the max and sum (in the
+# normalization) from there.
+# SYMBOLIC: function 'softmax': 1 kernel
+# SYMBOLIC-NEXT: kernel 'softmax_kernel': grid [m, 1, 1], block [256, 1, 1], shared 72 B
+# SYMBOLIC-NEXT: read m * n * 12 B, written m * n * 4 B, flops m * 2754 + m * n * 7
+# SYMBOLIC-NEXT: shared read m * 64 + m * n * 12 B, written m * 72 B
+# SYMBOLIC-NEXT: traffic m * n * 16 B, compulsory m * n * 8 B (read m * n * 4, written m * n * 4)
 #
-# matmul (m x n) (n x k), one block per output: every output reads a row and a column,
-# 2 * 4mkn bytes; 2mkn FLOPs plus the tree per output.
+# matmul (m x n) (n x k) under the matmul rule: 128 x 128 output tiles on 16 x 16 threads,
+# each k step of 8 copies a 128 x 8 tile of A and an 8 x 128 tile of B (8192 B) into shared
+# memory; each A element there is read by the 16 threads of its row group (64 B), each B
+# element by the 16 of its column group. Tail guards make the counts upper bounds.
 # SYMBOLIC: function 'matmul': 1 kernel
-# SYMBOLIC-NEXT: kernel 'matmul_kernel': grid [m * k, 1, 1], block [256, 1, 1], shared 32 B
-# SYMBOLIC-NEXT: read k * m * n * 8 B, written k * m * 4 B, flops k * m * 1377 + k * m * n * 2
-# SYMBOLIC-NEXT: shared read k * m * 32 B, written k * m * 32 B
-# SYMBOLIC-NEXT: traffic k * m * 4 + k * m * n * 8 B, compulsory k * m * 4 + k * n * 4 + m * n * 4 B (read k * n * 4 + m * n * 4, written k * m * 4)
+# SYMBOLIC-NEXT: kernel 'matmul_kernel': grid [(k + 127) // 128, min((m + 127) // 128, 65535), 1], block [16, 16, 1], shared 8192 B
+# SYMBOLIC-NEXT: read <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B, written <= k * m * 4 B, flops <= k * m * n * 2
+# SYMBOLIC-NEXT: shared read <= k * n * ((m + 127) // 128) * 64 + m * n * ((k + 127) // 128) * 64 B, written <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B
+# SYMBOLIC-NEXT: traffic k * m * 4 + (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B, compulsory k * m * 4 + k * n * 4 + m * n * 4 B (read k * n * 4 + m * n * 4, written k * m * 4)
 # SYMBOLIC-NOT: roofline
 #
 # At m=64, n=256, k=128 on the H100 preset: add moves 196608 bytes (58.7 ns at 3.35 TB/s);
-# softmax 459264 against 131072 (ratio 3.50); matmul 16777216 + 32768 bytes against
-# 229376 (ratio 73.29).
+# softmax 262144 against 131072 (ratio 2.00); matmul: one thread block, 32 k steps of
+# 8192 bytes (262144) + 32768 written, against 229376 (ratio 1.29).
 # RUN: %relaxc build %s --target cuda -o %t/m.rxe --report --report-device h100 --report-shape m=64 --report-shape=n=256,k=128 | FileCheck %s --check-prefix=H100
 # H100: kernel report: target "cuda -arch=sm_80", device h100, k=128, m=64, n=256
 # H100-NEXT: device: NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32, 990 TFLOP/s FP16 tensor (dense); the roofline uses FP32 (no kernel uses tensor cores)
@@ -51,11 +51,11 @@
 # H100-NEXT: traffic m * n * 12 B, compulsory m * n * 12 B (read m * n * 8, written m * n * 4), ratio 1.00
 # H100-NEXT: roofline 58.7 ns
 # H100: function 'softmax'
-# H100: traffic m * 8 + m * n * 28 B, {{.*}} ratio 3.50
+# H100: traffic m * n * 16 B, {{.*}} ratio 2.00
 # H100: function 'matmul'
-# H100: at these shapes: read 16777216 B, written 32768 B, flops 15474688, roofline 5.02 us (memory)
-# H100: ratio 73.29
-# H100-NEXT: roofline 5.02 us
+# H100: at these shapes: read 262144 B, written 32768 B, flops 4194304, roofline 88 ns (memory)
+# H100: ratio 1.29
+# H100-NEXT: roofline 88 ns
 # H100-NEXT: total roofline (each function once):
 #
 # Vulkan: the same counts through the grid-stride loops of grids past 65535 blocks, and the

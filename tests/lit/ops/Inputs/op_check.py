@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Runs a Relax module of operators on lavapipe and compares it with NumPy.
+"""Runs a Relax module of operators on lavapipe (or a GPU) and compares it with NumPy.
 
   op_check.py MODULE --relaxc RELAXC --work DIR --input NAME:DIMS:DTYPE[:LO,HI] ...
               --sizes VAR=N[,VAR=N...] ... --reference EXPR
-              [--function main] [--rtol R] [--atol A] [--ptxas PTXAS]
+              [--function main] [--rtol R] [--atol A] [--ptxas PTXAS] [--device D]
 
-MODULE is built once with `relaxc build --target vulkan`; then, for each --sizes, the
+MODULE is built once for the device D, `vulkan` (default) or `cuda` (the environment's
+RELAXC_OP_CHECK_DEVICE, where set, is the default: tests/gpu/op_checks.py reruns every
+check on a GPU that way), with `relaxc build --target D`; then, for each --sizes, the
 inputs are drawn at random (fixed seed) with the shapes of --input (DIMS: comma-separated
 numbers and symbolic size names, empty for a 0-d tensor; floats uniform in [LO, HI),
 default [-2, 2); integers in [LO, HI), default [-5, 5); bools fair), the function runs
-with `relaxc run --device vulkan`, and each output (FUNCTION_0.npy, ...) is compared with
+with `relaxc run --device D`, and each output (FUNCTION_0.npy, ...) is compared with
 the reference: EXPR, evaluated with `np`, the inputs and the sizes by name (a tuple for
 several outputs). Shapes must be equal, the kind of dtype (bool, integer, float) the
 same, and values close (rtol/atol; exact for integers and bools). With --ptxas the module
@@ -90,18 +92,20 @@ def main():
     parser.add_argument("--rtol", type=float, default=1e-5)
     parser.add_argument("--atol", type=float, default=1e-5)
     parser.add_argument("--ptxas")
+    parser.add_argument("--device", choices=["vulkan", "cuda"],
+                        default=os.environ.get("RELAXC_OP_CHECK_DEVICE", "vulkan"))
     args = parser.parse_args()
 
     os.makedirs(args.work, exist_ok=True)
     executable = os.path.join(args.work, "module.rxe")
-    run([args.relaxc, "build", args.module, "--target", "vulkan", "-o", executable])
+    run([args.relaxc, "build", args.module, "--target", args.device, "-o", executable])
     inputs = [parse_input(spec) for spec in args.input]
     rng = np.random.default_rng(20261125)
     outputs_checked = 0
     for index, size_spec in enumerate(args.sizes or [""]):
         sizes = parse_sizes(size_spec)
         values = {}
-        command = [args.relaxc, "run", executable, "--device", "vulkan", "--function",
+        command = [args.relaxc, "run", executable, "--device", args.device, "--function",
                    args.function]
         out_dir = os.path.join(args.work, f"out{index}")
         for name, dims, dtype, bounds in inputs:
