@@ -64,6 +64,10 @@ class KernelCodegen : public KernelWalker<KernelCodegen, SpirvValue> {
   SpirvValue eval_if_then_else(const tir::CallNode* call);
   SpirvValue eval_bit_operation(const tir::CallNode* call);
   SpirvValue eval_floor_div_mod(NodeKind kind, SpirvValue a, SpirvValue b);
+  // The truncated remainder of signed x / y, given their OpSDiv quotient: x - q * y.
+  // Vulkan's SPIR-V environment leaves OpSRem and OpSMod undefined for negative
+  // operands (NVIDIA's driver returns other values than lavapipe), OpSDiv is defined.
+  SpirvValue signed_remainder(SpirvValue x, SpirvValue y, SpirvValue quotient);
   SpirvValue convert(SpirvValue value, DataType to);
   // The int32 value that an int64 value sign-extends (a conversion or a constant), or an
   // id of 0 when it is not known to be one.

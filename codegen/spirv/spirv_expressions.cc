@@ -84,7 +84,8 @@ SpirvValue KernelCodegen::eval_binary(NodeKind kind, const PrimExpr& a, const Pr
       code = is_float ? spv::OpFDiv : is_signed ? spv::OpSDiv : spv::OpUDiv;
       break;
     case NodeKind::TirMod:
-      code = is_float ? spv::OpFRem : is_signed ? spv::OpSRem : spv::OpUMod;
+      if (is_signed) return signed_remainder(x, y, op(spv::OpSDiv, dtype, {x.id, y.id}));
+      code = is_float ? spv::OpFRem : spv::OpUMod;
       break;
     case NodeKind::TirMin:
       extremum = is_float ? GLSLstd450FMin : is_signed ? GLSLstd450SMin : GLSLstd450UMin;
@@ -115,7 +116,7 @@ SpirvValue KernelCodegen::eval_floor_div_mod(NodeKind kind, SpirvValue x, SpirvV
   // is the remainder plus the divisor.
   DataType flags = DataType::Bool(dtype.lanes());
   SpirvValue quotient = op(spv::OpSDiv, dtype, {x.id, y.id});
-  SpirvValue remainder = op(spv::OpSRem, dtype, {x.id, y.id});
+  SpirvValue remainder = signed_remainder(x, y, quotient);
   SpirvId zero = b_.constant(dtype, 0);
   SpirvValue has_remainder = op(spv::OpINotEqual, flags, {remainder.id, zero});
   SpirvValue sign_bits = op(spv::OpBitwiseXor, dtype, {remainder.id, y.id});
@@ -125,6 +126,11 @@ SpirvValue KernelCodegen::eval_floor_div_mod(NodeKind kind, SpirvValue x, SpirvV
                                : op(spv::OpIAdd, dtype, {remainder.id, y.id});
   SpirvValue plain = is_div ? quotient : remainder;
   return op(spv::OpSelect, dtype, {adjust.id, adjusted.id, plain.id});
+}
+
+SpirvValue KernelCodegen::signed_remainder(SpirvValue x, SpirvValue y, SpirvValue quotient) {
+  SpirvValue product = op(spv::OpIMul, x.dtype, {quotient.id, y.id});
+  return op(spv::OpISub, x.dtype, {x.id, product.id});
 }
 
 SpirvValue KernelCodegen::eval_compare(NodeKind kind, const PrimExpr& a, const PrimExpr& b) {
