@@ -119,7 +119,8 @@ class Evaluator {
       auto it = shapes_.find(v->name);
       return it == shapes_.end() ? PrimExpr() : tir::int_imm(v->dtype, it->second);
     });
-    const int64_t* c = tir::as_const_int(analyzer_.simplify(bound));
+    PrimExpr simplified = analyzer_.simplify(bound);  // kept alive: `c` points into it
+    const int64_t* c = tir::as_const_int(simplified);
     return c != nullptr ? std::optional(*c) : std::nullopt;
   }
 

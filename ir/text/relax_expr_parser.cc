@@ -476,6 +476,12 @@ tir::PrimExpr RelaxParser::dim(const PyExpr& e) {
   if (!d->dtype.is_integer() || d->dtype.is_bool() || !d->dtype.is_scalar()) {
     user_error(e.span) << "a shape dimension must be an integer, got " << d->dtype.str();
   }
+  // Relax shapes are int64 (as in TVM): the shape functions and every operator's
+  // inference compute in int64, where an int32 variable would meet int64 constants.
+  if (d->dtype != DataType::Int(64) && !d.is<tir::IntImmNode>()) {
+    user_error(e.span) << "a shape dimension must be int64, got " << d->dtype.str()
+                       << "; declare its variables as T.int64()";
+  }
   return d;
 }
 

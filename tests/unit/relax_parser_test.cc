@@ -732,6 +732,11 @@ TEST(RelaxParserErrors, AnnotationsAndTypes) {
   EXPECT_EQ(error_of(relax_module("        n = T.int64()\n        m = T.int32()\n"
                                   "        lv0: R.Tensor((2.5,)) = x\n        return lv0\n")),
             "7:24: a shape dimension must be an integer, got float32");
+  // Relax shapes are int64: an int32 shape variable would meet the int64 arithmetic of
+  // the operators' inference (found by fuzz_parser).
+  EXPECT_EQ(error_of(relax_module("        m = T.int32()\n        lv0: R.Tensor((m, 3)) = x\n"
+                                  "        return lv0\n")),
+            "6:24: a shape dimension must be int64, got int32; declare its variables as T.int64()");
   // An error inside a shape string points into the string.
   EXPECT_EQ(error_of(relax_module("        n = T.int64()\n        lv0: R.Tensor((\"n + q\",)) = x\n"
                                   "        return lv0\n")),
