@@ -2,17 +2,21 @@
 # Builds the libFuzzer harnesses of tests/fuzz (clang-14, AddressSanitizer and
 # UndefinedBehaviorSanitizer) and runs each for a time or a number of executions.
 #
-#   scripts/fuzz.sh [--time SECONDS | --runs N] [HARNESS...]
+#   scripts/fuzz.sh [--time SECONDS | --runs N] [--workers W] [--no-build] [HARNESS...]
 #
 # HARNESS is fuzz_parser, fuzz_executable or fuzz_npy (default: all), each run in turn
-# for SECONDS (default 60) or N executions. The build and everything the runs keep live
+# for SECONDS (default 60) or N executions in all. The build and everything the runs keep live
 # in build-fuzz/ (RELAXC_FUZZ_BUILD): the seeds (the modules of tests/corpus, examples
 # and tests/lit; the executables a normal build's relaxc, RELAXC_SEED_COMPILER, default
 # build-werror/relaxc, compiles from them; the .npy files of tests/fuzz/make_npy_seeds.py),
-# the corpus each run grows and the next resumes from, and the crashing inputs. A
-# harness runs in rounds, each a fresh process, because the parser keeps every input it
-# read for the life of the process (spans point into it): about 25 KB an execution, so
-# its rounds are of 30000 executions, the others' of 100000.
+# the corpus each run grows and the next resumes from, and the crashing inputs. With
+# --workers W (default 1), W processes fuzz each harness at once on the shared corpus
+# (each doing its share of N, or all running for SECONDS), for machines with W cores.
+# --no-build runs the harnesses already built there (on a machine without clang, with
+# build-fuzz copied to it).
+# A worker runs in rounds of 100000 executions, each a fresh process, so that a slow
+# leak in a harness shows as a leak report at a round's end rather than as memory
+# growing without bound.
 #
 # Prints each harness's executions and, for a crash, the input that reproduces it; exits
 # 1 when any harness crashed, 2 on a usage error.
@@ -25,18 +29,22 @@ jobs=${RELAXC_JOBS:-$(nproc)}
 all_harnesses=(fuzz_parser fuzz_executable fuzz_npy)
 
 usage() {
-  echo "usage: scripts/fuzz.sh [--time SECONDS | --runs N] [HARNESS...]" >&2
+  echo "usage: scripts/fuzz.sh [--time SECONDS | --runs N] [--workers W] [--no-build] [HARNESS...]" >&2
   echo "harnesses: ${all_harnesses[*]}" >&2
   exit 2
 }
 
 seconds=60
 runs=
+workers=1
+build_first=1
 harnesses=()
 while (($#)); do
   case $1 in
     --time) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; seconds=$2; runs=; shift 2 ;;
     --runs) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; runs=$2; shift 2 ;;
+    --workers) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; workers=$2; shift 2 ;;
+    --no-build) build_first=0; shift ;;
     -h | --help) usage ;;
     fuzz_parser | fuzz_executable | fuzz_npy) harnesses+=("$1"); shift ;;
     *) echo "fuzz: error: unknown argument '$1'" >&2; usage ;;
@@ -47,15 +55,24 @@ done
 # The ONNX reader (issue 15) gets its harness here when it exists: tests/fuzz/fuzz_onnx.cc
 # seeded with the .onnx test models, listed in all_harnesses and in make_seeds.
 
-echo "== fuzz: build in ${build#"$root"/}"
-start=$SECONDS
-if ! cmake -S "$root" -B "$build" -G Ninja -DRELAXC_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE= "-DCMAKE_CXX_FLAGS=-O1 -g1" >/dev/null ||
-  ! ninja -C "$build" -j "$jobs" "${harnesses[@]}"; then
-  echo "fuzz: error: the fuzz build failed" >&2
-  exit 1
+if ((build_first)); then
+  echo "== fuzz: build in ${build#"$root"/}"
+  start=$SECONDS
+  if ! cmake -S "$root" -B "$build" -G Ninja -DRELAXC_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DCMAKE_BUILD_TYPE= "-DCMAKE_CXX_FLAGS=-O1 -g1" >/dev/null ||
+    ! ninja -C "$build" -j "$jobs" "${harnesses[@]}"; then
+    echo "fuzz: error: the fuzz build failed" >&2
+    exit 1
+  fi
+  echo "== fuzz: built in $((SECONDS - start)) s"
+else
+  for harness in "${harnesses[@]}"; do
+    if [[ ! -x $build/tests/fuzz/$harness ]]; then
+      echo "fuzz: error: --no-build, but there is no $build/tests/fuzz/$harness" >&2
+      exit 1
+    fi
+  done
 fi
-echo "== fuzz: built in $((SECONDS - start)) s"
 
 # The text modules of the test suites: the parser's seeds, and the executables' sources.
 seed_modules() {
@@ -101,36 +118,18 @@ harness_options() {
   local options=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=1
     "-artifact_prefix=$build/fuzz/crashes/$harness-")
   if [[ $harness == fuzz_parser ]]; then
-    # -detect_leaks=0: the parser keeps every input it read (SourceFile), so each run
-    # allocates more than it frees and libFuzzer would scan the whole heap for leaks after
-    # every input, 5 to 10 times the run itself. LeakSanitizer still checks at the end of
-    # each round, and the sanitizer build checks the parser's tests.
-    options+=("-dict=$root/tests/fuzz/parser.dict" -max_len=16384 -detect_leaks=0)
+    options+=("-dict=$root/tests/fuzz/parser.dict" -max_len=16384)
   fi
   printf '%s\n' "${options[@]}"
 }
 
-crashed=0
-report=()
-for harness in "${harnesses[@]}"; do
-  seeds=$build/fuzz/seeds/$harness
-  corpus=$build/fuzz/corpus/$harness
-  logs=$build/fuzz/logs
-  mkdir -p "$corpus" "$build/fuzz/crashes" "$logs"
-  make_seeds "$harness" "$seeds"
-  mapfile -t options < <(harness_options "$harness")
-  round_runs=100000
-  [[ $harness == fuzz_parser ]] && round_runs=30000
-  budget="$seconds s"
-  [[ -n $runs ]] && budget="$runs executions"
-  echo "== fuzz: $harness for $budget" \
-    "($(find "$seeds" -type f | wc -l) seeds, $(find "$corpus" -type f | wc -l) in the corpus)"
-
-  executed=0
-  rounds=0
-  deadline=$((SECONDS + seconds))
-  status=0
-  log=$logs/$harness.log
+# fuzz_worker HARNESS RUNS DEADLINE LOG: runs the harness in rounds until it has done RUNS
+# executions (when RUNS is not empty) or until SECONDS reaches DEADLINE; appends every
+# round's output to LOG and prints "EXECUTIONS ROUNDS STATUS" last.
+fuzz_worker() {
+  local harness=$1 runs=$2 deadline=$3 log=$4
+  local round_runs=100000 executed=0 rounds=0 status=0 left round count
+  local round_log=$log.round
   : >"$log"
   while true; do
     if [[ -n $runs ]]; then
@@ -143,7 +142,6 @@ for harness in "${harnesses[@]}"; do
       round=(-runs=$round_runs -max_total_time=$left)
     fi
     rounds=$((rounds + 1))
-    round_log=$logs/$harness.round.log
     ASAN_OPTIONS=detect_leaks=1 \
       UBSAN_OPTIONS=print_stacktrace=1 \
       "$build/tests/fuzz/$harness" "${options[@]}" "${round[@]}" "$corpus" "$seeds" \
@@ -158,6 +156,46 @@ for harness in "${harnesses[@]}"; do
     executed=$((executed + ${count:-0}))
     ((status == 0)) || break
   done
+  rm -f "$round_log"
+  echo "$executed $rounds $status"
+}
+
+crashed=0
+report=()
+for harness in "${harnesses[@]}"; do
+  seeds=$build/fuzz/seeds/$harness
+  corpus=$build/fuzz/corpus/$harness
+  logs=$build/fuzz/logs
+  mkdir -p "$corpus" "$build/fuzz/crashes" "$logs"
+  make_seeds "$harness" "$seeds"
+  mapfile -t options < <(harness_options "$harness")
+  budget="$seconds s"
+  [[ -n $runs ]] && budget="$runs executions"
+  echo "== fuzz: $harness for $budget on $workers worker(s)" \
+    "($(find "$seeds" -type f | wc -l) seeds, $(find "$corpus" -type f | wc -l) in the corpus)"
+
+  deadline=$((SECONDS + seconds))
+  for ((w = 0; w < workers; ++w)); do
+    share=
+    # The first workers take the remainder, so that the shares add up to RUNS.
+    [[ -n $runs ]] && share=$((runs / workers + (w < runs % workers ? 1 : 0)))
+    fuzz_worker "$harness" "$share" "$deadline" "$logs/$harness.$w.log" >"$logs/$harness.$w.result" &
+  done
+  wait
+  executed=0
+  rounds=0
+  status=0
+  log=
+  for ((w = 0; w < workers; ++w)); do
+    read -r worker_executed worker_rounds worker_status <"$logs/$harness.$w.result"
+    executed=$((executed + worker_executed))
+    rounds=$((rounds + worker_rounds))
+    if ((worker_status != 0 && status == 0)); then
+      status=$worker_status
+      log=$logs/$harness.$w.log
+    fi
+  done
+  rm -f "$logs/$harness".*.result
 
   if ((status != 0)); then
     crashed=1
@@ -168,7 +206,7 @@ for harness in "${harnesses[@]}"; do
       "(rerun: ${build#"$root"/}/tests/fuzz/$harness ${reproducer:-INPUT}); log: $log" >&2
     report+=("[$harness] crashed after $executed executions: ${reproducer:-see $log}")
   else
-    report+=("[$harness] $executed executions in $rounds rounds, no crash")
+    report+=("[$harness] $executed executions in $rounds rounds on $workers worker(s), no crash")
   fi
 done
 

@@ -1,6 +1,8 @@
 // Diagnostics: rendering with source line and caret, user and internal errors.
 #include "ir/support/diagnostics.h"
 
+#include "ir/support/source_scope.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -19,6 +21,15 @@ std::string_view SourceFile::line(uint32_t line) const {
   return std::string_view(text).substr(begin, end - begin);
 }
 
+namespace {
+// The innermost SourceFileScope of this thread, or null: files then live forever.
+thread_local SourceFileScope* current_scope = nullptr;
+}  // namespace
+
+SourceFileScope::SourceFileScope() : outer_(current_scope) { current_scope = this; }
+
+SourceFileScope::~SourceFileScope() { current_scope = outer_; }
+
 const SourceFile* SourceFile::add(std::string name, std::string text) {
   static std::mutex mu;
   static std::deque<SourceFile> files;
@@ -28,6 +39,10 @@ const SourceFile* SourceFile::add(std::string name, std::string text) {
   file.line_starts.push_back(0);
   for (size_t i = 0; i < file.text.size(); ++i) {
     if (file.text[i] == '\n') file.line_starts.push_back(i + 1);
+  }
+  if (current_scope != nullptr) {
+    current_scope->files_.push_back(std::move(file));
+    return &current_scope->files_.back();
   }
   std::lock_guard<std::mutex> lock(mu);
   files.push_back(std::move(file));

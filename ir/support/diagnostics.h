@@ -11,8 +11,8 @@
 
 namespace relaxc {
 
-// A source text that spans point into. Files are interned for the life of the
-// process, so a Span can hold a plain pointer.
+// A source text that spans point into. Files live as long as the process (or as their
+// SourceFileScope, source_scope.h), so a Span can hold a plain pointer.
 struct SourceFile {
   std::string name;
   std::string text;

@@ -17,6 +17,7 @@
 #include "ir/relax/well_formed.h"
 #include "ir/structural_equal.h"
 #include "ir/support/diagnostics.h"
+#include "ir/support/source_scope.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "tests/support/rejection_check.h"
@@ -24,9 +25,7 @@
 namespace relaxc {
 namespace {
 
-// Every input is kept by SourceFile for the life of the process (spans point into it),
-// so large inputs would exhaust memory long before a million runs; the seeds are far
-// smaller than this.
+// Inputs larger than this are not kept in the corpus; the seeds are far smaller.
 constexpr size_t kMaxInputBytes = 16 * 1024;
 
 [[noreturn]] void fail(const std::string& what, const std::string& detail) {
@@ -61,6 +60,9 @@ void check_round_trip(const IRModule& module) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace relaxc;
   if (size > kMaxInputBytes) return -1;  // not added to the corpus
+  // Declared first, so that it ends last: the texts of this input and of its printed
+  // form are freed after every module and error that points into them.
+  SourceFileScope sources;
   std::string_view input(reinterpret_cast<const char*>(data), size);
   IRModule module;
   try {

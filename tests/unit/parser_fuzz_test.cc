@@ -33,6 +33,7 @@
 #include "ir/relax/well_formed.h"
 #include "ir/structural_equal.h"
 #include "ir/support/diagnostics.h"
+#include "ir/support/source_scope.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "tests/support/rejection_check.h"
@@ -481,6 +482,25 @@ TEST(ParserFuzzChecks, AcceptLocatedRejections) {
   EXPECT_EQ(failures.count(), 0);
 }
 
+// A scope owns what is read while it lives; what was read before and after it stays.
+TEST(SourceFileScope, OwnsTheTextsReadWhileItLives) {
+  const SourceFile* before = SourceFile::add("before.py", "a\n");
+  {
+    SourceFileScope outer;
+    const SourceFile* in_outer = SourceFile::add("outer.py", "b\nc\n");
+    {
+      SourceFileScope inner;
+      const SourceFile* in_inner = SourceFile::add("inner.py", "d\n");
+      EXPECT_EQ(in_inner->line(1), "d");
+    }
+    EXPECT_EQ(in_outer->line(2), "c");
+    // After the inner scope ends, the outer one captures again.
+    EXPECT_EQ(SourceFile::add("outer2.py", "e\n")->line(1), "e");
+  }
+  EXPECT_EQ(SourceFile::add("after.py", "f\n")->line(1), "f");
+  EXPECT_EQ(before->line(1), "a");
+}
+
 TEST(ParserFuzz, MutatedModulesParseOrFailWithLocatedDiagnostics) {
   std::vector<std::string> seeds = seed_modules();
   ASSERT_FALSE(seeds.empty()) << "no modules in tests/corpus or examples";
@@ -502,6 +522,7 @@ TEST(ParserFuzz, MutatedModulesParseOrFailWithLocatedDiagnostics) {
       saved << input;
     }
     ++inputs;
+    SourceFileScope sources;  // ends after `module`: the input's texts are freed with it
     IRModule module;
     try {
       module = text::parse_module(input, "fuzz.py");
