@@ -139,6 +139,9 @@ fuzz_worker() {
     else
       left=$((deadline - SECONDS))
       ((left > 0)) || break
+      # A round first runs the whole corpus, which libFuzzer does without looking at
+      # -max_total_time (a minute or more for a large corpus): no round starts that late.
+      ((left >= 60 || rounds == 0)) || break
       round=(-runs=$round_runs -max_total_time=$left)
     fi
     rounds=$((rounds + 1))
