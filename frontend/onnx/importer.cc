@@ -47,6 +47,21 @@ std::string identifier(const std::string& name) {
   return out;
 }
 
+// `text` with each run of line breaks replaced by one space (the checker's messages
+// spread over several lines).
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c != '\n') {
+      out += c;
+    } else if (!out.empty() && out.back() != ' ') {
+      out += ' ';
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 std::string message_of(const UserError& e) {
   std::string text;
   for (const Diagnostic& d : e.diagnostics()) text += (text.empty() ? "" : "; ") + d.message;
@@ -438,10 +453,20 @@ IRModule import_model(std::span<const uint8_t> bytes, const std::string& name) {
          (opset < kMinOpset ? " (onnx.version_converter.convert_version can update the model)"
                             : " (the newest the installed ONNX library knows)"));
   }
+  // Before the checker, which would only say that the external file is missing.
+  for (const onnx::TensorProto& init : model.graph().initializer()) {
+    if (init.data_location() == onnx::TensorProto::EXTERNAL) {
+      try {
+        host_tensor_of(init);
+      } catch (const TensorProtoError& e) {
+        fail("initializer '" + init.name() + "': unsupported: the tensor " + e.message);
+      }
+    }
+  }
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {
-    fail(std::string("the ONNX checker rejects the model: ") + e.what());
+    fail("the ONNX checker rejects the model: " + one_line(e.what()));
   }
   return GraphImporter(model, name, opset).run();
 }

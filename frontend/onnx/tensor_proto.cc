@@ -76,7 +76,7 @@ std::vector<uint8_t> typed_bytes(const Field& field, size_t count, int element_b
 HostTensor host_tensor_of(const onnx::TensorProto& proto) {
   if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
     fail(true,
-         "its data is in an external file, which relaxc does not read; save the model with "
+         "is stored in an external file, which relaxc does not read; save the model with "
          "its weights inside (onnx.save_model(model, path, save_as_external_data=False))");
   }
   std::optional<DataType> dtype = dtype_of(proto.data_type());

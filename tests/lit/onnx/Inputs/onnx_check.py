@@ -72,6 +72,14 @@ def save(name, model):
     return path
 
 
+def write(model, filename):
+    """Writes `model` to WORK/filename, for the test's later RUN lines (%t/filename)."""
+    path = os.path.join(WORK, filename)
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    return path
+
+
 def _graph_inputs(model):
     inits = {i.name for i in model.graph.initializer}
     return [i.name for i in model.graph.input if i.name not in inits]
