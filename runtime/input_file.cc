@@ -1,8 +1,12 @@
-// read_input_file: stat first (so that a device such as /dev/zero, or a FIFO, which would
-// block on open, is refused before it is opened), then read the size stat gave.
+// read_input_file and map_input_file: stat first (so that a device such as /dev/zero, or
+// a FIFO, which would block on open, is refused before it is opened), then read or map
+// the size stat gave.
 #include "runtime/input_file.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -47,10 +51,8 @@ std::vector<uint8_t> read_stdin(uint64_t max_bytes) {
   return bytes;
 }
 
-}  // namespace
-
-std::vector<uint8_t> read_input_file(const std::string& path, uint64_t max_bytes) {
-  if (path == "-") return read_stdin(max_bytes);
+// The size of the regular file `path`, checked against `max_bytes`.
+uint64_t regular_file_size(const std::string& path, uint64_t max_bytes) {
   struct stat info {};
   if (stat(path.c_str(), &info) != 0) {
     runtime_error() << path << ": cannot open: " << std::strerror(errno);
@@ -61,6 +63,14 @@ std::vector<uint8_t> read_input_file(const std::string& path, uint64_t max_bytes
   }
   const uint64_t size = static_cast<uint64_t>(info.st_size);
   if (size > max_bytes) too_large(path, max_bytes);
+  return size;
+}
+
+}  // namespace
+
+std::vector<uint8_t> read_input_file(const std::string& path, uint64_t max_bytes) {
+  if (path == "-") return read_stdin(max_bytes);
+  const uint64_t size = regular_file_size(path, max_bytes);
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (file == nullptr) runtime_error() << path << ": cannot open: " << std::strerror(errno);
   std::vector<uint8_t> bytes(static_cast<size_t>(size));
@@ -69,6 +79,32 @@ std::vector<uint8_t> read_input_file(const std::string& path, uint64_t max_bytes
                     << (std::ferror(file.get()) ? std::strerror(errno) : "the file got shorter");
   }
   return bytes;
+}
+
+InputBytes::~InputBytes() {
+  if (mapping_ != nullptr) munmap(mapping_, bytes_.size());
+}
+
+std::shared_ptr<const InputBytes> map_input_file(const std::string& path, uint64_t max_bytes) {
+  std::shared_ptr<InputBytes> input(new InputBytes());
+  if (path == "-") {
+    input->owned_ = read_stdin(max_bytes);
+    input->bytes_ = input->owned_;
+    return input;
+  }
+  const uint64_t size = regular_file_size(path, max_bytes);
+  if (size == 0) return input;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) runtime_error() << path << ": cannot open: " << std::strerror(errno);
+  void* mapping = mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = errno;
+  close(fd);  // the mapping keeps the file
+  if (mapping == MAP_FAILED) {
+    runtime_error() << path << ": cannot map: " << std::strerror(map_errno);
+  }
+  input->mapping_ = mapping;
+  input->bytes_ = std::span(static_cast<const uint8_t*>(mapping), static_cast<size_t>(size));
+  return input;
 }
 
 }  // namespace relaxc::runtime

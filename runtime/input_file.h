@@ -3,6 +3,8 @@
 // limit, its problems reported as "FILE: what is wrong".
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,5 +23,29 @@ inline constexpr char kStdinName[] = "<stdin>";
 // regular file ("x: is a directory; expected a regular file, or '-' for standard input"),
 // or holds more than `max_bytes` (standard input is read up to that many bytes).
 std::vector<uint8_t> read_input_file(const std::string& path, uint64_t max_bytes);
+
+// An input file's bytes, kept for as long as something refers to them: a read-only
+// private memory mapping of a regular file (its pages are read when touched, and never
+// copied), or standard input read into memory. A file truncated by another process while
+// it is mapped makes the next access to the lost pages a SIGBUS: map only files that stay
+// as they are while they are used (what a build writes and a program loads).
+class InputBytes {
+ public:
+  InputBytes(const InputBytes&) = delete;
+  InputBytes& operator=(const InputBytes&) = delete;
+  ~InputBytes();
+  std::span<const uint8_t> bytes() const { return bytes_; }
+
+ private:
+  friend std::shared_ptr<const InputBytes> map_input_file(const std::string&, uint64_t);
+  InputBytes() = default;
+  std::vector<uint8_t> owned_;  // standard input
+  void* mapping_ = nullptr;     // a mapped file
+  std::span<const uint8_t> bytes_;
+};
+
+// The bytes of `path` mapped (an empty file has no mapping and no bytes), or of standard
+// input when `path` is "-", with read_input_file's checks and messages.
+std::shared_ptr<const InputBytes> map_input_file(const std::string& path, uint64_t max_bytes);
 
 }  // namespace relaxc::runtime

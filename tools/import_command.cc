@@ -1,6 +1,7 @@
 // relaxc import: an ONNX model imported (frontend/onnx) and printed as TVMScript.
 #include "tools/import_command.h"
 
+#include "driver/module_files.h"
 #include "frontend/onnx/importer.h"
 #include "ir/text/printer.h"
 
@@ -25,7 +26,10 @@ error naming the node, its op type and opset, and exits 1. 'relaxc build' and
 'relaxc run' also take FILE.onnx directly (a file named *.onnx is read as ONNX).
 
 Options:
-  -o OUTPUT    write the module to OUTPUT instead of standard output
+  -o OUTPUT    write the module to OUTPUT instead of standard output; its constants of
+               more than 64 elements (the weights) go to a side file next to it,
+               OUTPUT with the extension .safetensors, which 'relaxc build OUTPUT'
+               reads back (docs/text_format.md, "Weights")
   -h, --help   print this help
 )";
 
@@ -34,7 +38,12 @@ Options:
 std::string import_help() { return kImportHelp; }
 
 int run_import(const CommandLine& cl) {
-  write_output(cl, text::print_module(onnx_import::import_model_file(cl.input)));
+  const IRModule module = onnx_import::import_model_file(cl.input);
+  if (cl.output && *cl.output != "-") {
+    driver::write_module_with_weights(module, *cl.output);
+  } else {
+    write_output(cl, text::print_module(module));
+  }
   return kExitSuccess;
 }
 

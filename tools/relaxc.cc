@@ -18,10 +18,10 @@
 #include "codegen/target_backend.h"
 #include "driver/compile.h"
 #include "driver/kernel_report.h"
+#include "driver/module_files.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
-#include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
@@ -78,10 +78,14 @@ constexpr const char* kPrintHelp =
     R"(Usage: relaxc print [options] FILE
 
 Parses FILE, normalizes it and prints the module in the text format, every binding with
-its StructInfo. FILE '-' reads standard input.
+its StructInfo. FILE '-' reads standard input. A FILE that refers to constants as
+metadata["relax.expr.Constant"][i] reads them from its weights side file (model.py's is
+model.safetensors).
 
 Options:
-  -o OUTPUT    write the module to OUTPUT instead of standard output
+  -o OUTPUT    write the module to OUTPUT instead of standard output; constants of more
+               than 64 elements go to OUTPUT's side file (OUTPUT with the extension
+               .safetensors), which the text refers to
   -h, --help   print this help
 )";
 
@@ -280,7 +284,7 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
 
 IRModule parse_and_normalize(const CommandLine& cl) {
   Source source = read_source(cl.input);
-  IRModule module = text::parse_module(source.text, source.name);
+  IRModule module = driver::parse_module_with_weights(source.text, source.name);
   return relax::normalize_module(module);
 }
 
@@ -300,7 +304,12 @@ int run_check(const CommandLine& cl) {
 }
 
 int run_print(const CommandLine& cl) {
-  write_output(cl, text::print_module(parse_and_normalize(cl)));
+  const IRModule module = parse_and_normalize(cl);
+  if (cl.output && *cl.output != "-") {
+    driver::write_module_with_weights(module, *cl.output);
+  } else {
+    write_output(cl, text::print_module(module));
+  }
   return kExitSuccess;
 }
 
@@ -308,7 +317,7 @@ int run_opt(const CommandLine& cl) {
   Source source = read_source(cl.input);
   Target target =
       cl.targets.empty() ? vulkan_profile("desktop") : resolve_target(cl.targets[0], cl.command);
-  PassState state{text::parse_module(source.text, source.name), std::nullopt};
+  PassState state{driver::parse_module_with_weights(source.text, source.name), std::nullopt};
   run_passes(cl.passes, state, PassContext{&target}, PipelineOptions{});
   write_output(cl, text::print_module(state.printable()));
   return kExitSuccess;

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -18,10 +19,10 @@
 
 #include "driver/build.h"
 #include "driver/kernel_report.h"
+#include "driver/module_files.h"
 #include "frontend/onnx/importer.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
-#include "ir/text/parser.h"
 #include "runtime/device_registry.h"
 #include "runtime/input_file.h"
 #include "runtime/npy.h"
@@ -123,7 +124,7 @@ Options:
   -h, --help   print this help
 )";
 
-bool is_executable(const std::vector<uint8_t>& bytes) {
+bool is_executable(std::span<const uint8_t> bytes) {
   // The magic's first six bytes; the two format bytes that follow are the loader's to check.
   constexpr size_t kName = 6;
   return bytes.size() >= kName &&
@@ -132,7 +133,7 @@ bool is_executable(const std::vector<uint8_t>& bytes) {
 
 // Parses and checks a module; UserError with every diagnostic when it is not well formed.
 IRModule checked_module(const Source& source) {
-  IRModule module = text::parse_module(source.text, source.name);
+  IRModule module = driver::parse_module_with_weights(source.text, source.name);
   relax::check_well_formed(module).throw_if_errors();
   return module;
 }
@@ -371,9 +372,11 @@ int run_inspect(const CommandLine& cl) {
 int run_run(const CommandLine& cl) {
   std::shared_ptr<const Executable> exe;
   std::unique_ptr<runtime::Device> device;
-  // An executable or a text module, from a file or standard input: read once, then told
-  // apart by the executable's magic.
-  const std::vector<uint8_t> bytes = runtime::read_input_file(cl.input, runtime::kMaxDataFileBytes);
+  // An executable or a text module, from a file or standard input: mapped (or read) once,
+  // then told apart by the executable's magic.
+  std::shared_ptr<const runtime::InputBytes> file =
+      runtime::map_input_file(cl.input, runtime::kMaxDataFileBytes);
+  const std::span<const uint8_t> bytes = file->bytes();
   const std::string name = cl.input == "-" ? runtime::kStdinName : cl.input;
   std::vector<std::string> onnx_names;  // of the graph's outputs, for an ONNX model
   if (onnx_import::is_onnx_path(cl.input)) {
@@ -382,7 +385,7 @@ int run_run(const CommandLine& cl) {
     device = open_run_device(cl.device, nullptr);
     exe = std::make_shared<const Executable>(driver::build(module, {device_target(*device)}));
   } else if (is_executable(bytes)) {
-    exe = std::make_shared<const Executable>(runtime::vm::load_executable_from(bytes, name));
+    exe = std::make_shared<const Executable>(runtime::vm::load_executable_from(file, name));
     device = open_run_device(cl.device, exe.get());
   } else {
     if (bytes.size() > runtime::kMaxTextFileBytes) {

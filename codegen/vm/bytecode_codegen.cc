@@ -12,6 +12,7 @@
 #include "codegen/vm/int_program_codegen.h"
 #include "ir/relax/ops/op_common.h"
 #include "ir/tir/functor.h"
+#include "runtime/crc32c.h"
 #include "runtime/vm/builtin_abi.h"
 
 namespace relaxc::codegen {
@@ -34,7 +35,9 @@ void append_value(std::string& key, const T& v) {
   append_bytes(key, &v, sizeof(v));
 }
 
-// Equal constants have equal keys (every field is written with its length).
+// Equal constants have equal keys (every field is written with its length; a tensor's
+// bytes by their CRC-32C, so that a model's weights are hashed, not copied, and equal
+// keys are compared in full).
 std::string constant_key(const Constant& c) {
   std::string key;
   append_value(key, c.kind);
@@ -44,7 +47,7 @@ std::string constant_key(const Constant& c) {
   append_value(key, c.shape.size());
   append_bytes(key, c.shape.data(), c.shape.size() * sizeof(int64_t));
   append_value(key, c.bytes.size());
-  append_bytes(key, c.bytes.data(), c.bytes.size());
+  append_value(key, runtime::crc32c(c.bytes.span()));
   append_value(key, c.str.size());
   key += c.str;
   append_value(key, c.int_value);
@@ -198,7 +201,8 @@ class FunctionCodegen {
     out.kind = Constant::Kind::Tensor;
     out.dtype = runtime_dtype(c.data.dtype, where());
     out.shape = c.data.shape;
-    if (c.data.data != nullptr) out.bytes = *c.data.data;
+    // The executable shares the IR's bytes: a model's weights are not copied here.
+    if (c.data.data != nullptr) out.bytes = runtime::vm::ConstantBytes(*c.data.data, c.data.data);
     return constant(std::move(out));
   }
 
@@ -356,10 +360,13 @@ int64_t ExecutableTables::packed(const std::string& name) {
 }
 
 int64_t ExecutableTables::constant(Constant c) {
-  auto [it, inserted] =
-      constants_.emplace(constant_key(c), static_cast<int64_t>(exe_.constants.size()));
-  if (inserted) exe_.constants.push_back(std::move(c));
-  return it->second;
+  std::vector<int64_t>& same_key = constants_[constant_key(c)];
+  for (int64_t index : same_key) {
+    if (exe_.constants[static_cast<size_t>(index)] == c) return index;
+  }
+  same_key.push_back(static_cast<int64_t>(exe_.constants.size()));
+  exe_.constants.push_back(std::move(c));
+  return same_key.back();
 }
 
 runtime::vm::FunctionEntry bytecode_codegen(const relax::Function& func, const std::string& name,

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "ir/relax/expr.h"
 #include "runtime/vm/executable.h"
@@ -31,7 +32,8 @@ class ExecutableTables {
   runtime::vm::Executable& exe_;
   std::unordered_map<std::string, int64_t> functions_;
   std::unordered_map<std::string, int64_t> packed_;
-  std::map<std::string, int64_t> constants_;  // by an encoding of the whole constant
+  // Pool indices by constant_key (an encoding of the constant, its bytes hashed).
+  std::map<std::string, std::vector<int64_t>> constants_;
 };
 
 // The bytecode of Relax function `func` (in VM form: see vm_contract's "VM form") named

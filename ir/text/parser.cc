@@ -130,12 +130,19 @@ std::string universal_newlines(std::string_view text) {
 }  // namespace
 
 IRModule parse_module(std::string_view text, const std::string& filename) {
+  return parse_module(text, filename, nullptr);
+}
+
+IRModule parse_module(std::string_view text, const std::string& filename,
+                      MetadataLoader load_metadata) {
+  MetadataTable metadata{std::move(load_metadata), std::nullopt};
   const SourceFile* file = SourceFile::add(filename, universal_newlines(text));
   PyBody body = parse_python_file(file);
   ModuleSource source = read_module(body, file);
 
   ModuleContext context;
   context.class_name = source.class_name;
+  context.metadata = &metadata;
   for (const FunctionEntry& f : source.functions) {
     context.globals[f.def->name] = relax::make_global_var(f.def->name, f.def->name_span);
   }

@@ -2,10 +2,13 @@
 // (T.block or T.sblock both accepted).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/module.h"
+#include "ir/support/host_tensor.h"
 
 namespace relaxc::text {
 
@@ -14,5 +17,13 @@ namespace relaxc::text {
 // name or operator, wrong argument count, a StructInfo mismatch the normalizer finds)
 // throws UserError with file:line:col diagnostics; no input crashes the parser.
 IRModule parse_module(std::string_view text, const std::string& filename = "<input>");
+
+// Where `metadata["relax.expr.Constant"][i]` (a large constant printed without its
+// elements, see print_module) finds constant i: called once, at the first such
+// reference, so that a module without one reads nothing; it may throw UserError. A
+// parse without a loader refuses every metadata reference.
+using MetadataLoader = std::function<std::vector<HostTensor>()>;
+IRModule parse_module(std::string_view text, const std::string& filename,
+                      MetadataLoader load_metadata);
 
 }  // namespace relaxc::text

@@ -14,6 +14,7 @@
 #include "ir/module.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/op_registry.h"
+#include "ir/text/parser.h"
 #include "ir/text/python_ast.h"
 
 namespace relaxc::text {
@@ -60,9 +61,18 @@ class ScopeFrame {
 };
 
 // The module being parsed, as function bodies see it.
+// The constants that `metadata["relax.expr.Constant"][i]` refers to, loaded on first use.
+struct MetadataTable {
+  MetadataLoader load;  // null: references are refused
+  std::optional<std::vector<HostTensor>> tensors;
+  // One node per index, as the printer writes one index per node.
+  std::map<int64_t, relax::Expr> nodes;
+};
+
 struct ModuleContext {
   std::string class_name;                           // "Module"
   std::map<std::string, relax::GlobalVar> globals;  // every function of the module
+  MetadataTable* metadata = nullptr;
 };
 
 // ---------------------------------------------------------------- Calls
@@ -236,6 +246,8 @@ class RelaxParser {
   relax::Expr builtin_call(const PyCall& call, const std::string& name);
   relax::Expr python_operator(const std::string& op, Span span, std::vector<relax::Expr> args);
   relax::Expr constant(const PyCall& call);
+  // metadata["relax.expr.Constant"][i] when `s` is that reference, else null.
+  relax::Expr metadata_constant(const PySubscript& s);
   relax::GlobalVar global(const PyAttribute& a) const;
   std::vector<relax::StructInfo> sinfo_args(const PyExpr& e);
   relax::StructInfo struct_info(const PyExpr& e);

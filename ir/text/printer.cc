@@ -28,7 +28,9 @@ std::string without_final_newline(std::string text) {
 
 }  // namespace
 
-std::string print_module(const IRModule& module) {
+std::string print_module(const IRModule& module) { return print_module(module, nullptr); }
+
+std::string print_module(const IRModule& module, MetadataConstants* metadata) {
   if (!module.defined()) return "None";
   std::string body;
   bool uses_tir = false;
@@ -44,6 +46,7 @@ std::string print_module(const IRModule& module) {
     any_function = true;
     // Each function has its own names: functions refer to one another as cls.name.
     PrintContext ctx;
+    ctx.metadata = metadata;
     TirPrinter tir(ctx);
     RelaxPrinter relax(ctx, tir);
     if (const auto* prim_func = func.as<tir::PrimFuncNode>()) {

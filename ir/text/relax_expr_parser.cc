@@ -81,6 +81,7 @@ relax::Expr RelaxParser::expr(const PyExpr& e) {
     }
     case PyExprKind::Subscript: {
       const auto& s = *e.as<PySubscript>();
+      if (relax::Expr constant = metadata_constant(s); constant.defined()) return constant;
       relax::Expr tuple = expr(*s.value);
       if (s.indices.size() != 1) user_error(s.span) << "a tuple is indexed with one integer";
       int64_t index = expect_int(*s.indices[0], "a tuple index");
@@ -461,6 +462,34 @@ relax::Expr RelaxParser::constant(const PyCall& call) {
     tensor.data = std::move(bytes);
   }
   return relax::make_constant(std::move(tensor), call.span);
+}
+
+relax::Expr RelaxParser::metadata_constant(const PySubscript& s) {
+  const auto* table = s.value->as<PySubscript>();
+  const auto* root = table != nullptr ? table->value->as<PyName>() : nullptr;
+  if (root == nullptr || root->id != "metadata" || !is_namespace("metadata")) return {};
+  const auto* key = table->indices.size() == 1 ? table->indices[0]->as<PyString>() : nullptr;
+  if (key == nullptr || key->value != "relax.expr.Constant" || s.indices.size() != 1) {
+    user_error(s.span) << "expected metadata[\"relax.expr.Constant\"][i]";
+  }
+  const int64_t index = expect_int(*s.indices[0], "a metadata index");
+  MetadataTable& metadata = *module_.metadata;
+  if (!metadata.load) {
+    user_error(s.span) << "metadata[\"relax.expr.Constant\"][" << index
+                       << "] refers to a weights side file, which is read only for a module "
+                          "read from a file (model.py's is model.safetensors)";
+  }
+  if (!metadata.tensors) metadata.tensors = metadata.load();
+  if (index < 0 || static_cast<uint64_t>(index) >= metadata.tensors->size()) {
+    user_error(s.indices[0]->span)
+        << "metadata[\"relax.expr.Constant\"][" << index << "]: the weights side file holds "
+        << metadata.tensors->size() << " constants";
+  }
+  relax::Expr& node = metadata.nodes[index];
+  if (!node.defined()) {
+    node = relax::make_constant((*metadata.tensors)[static_cast<size_t>(index)], s.span);
+  }
+  return node;
 }
 
 relax::StructInfo RelaxParser::match_cast_args(const PyCall& call, const PyExpr** value) {

@@ -197,6 +197,12 @@ std::string RelaxPrinter::struct_info(const relax::StructInfo& sinfo) {
 std::string RelaxPrinter::constant(const relax::ConstantNode* constant) {
   const HostTensor& tensor = constant->data;
   int64_t count = readable_elements(tensor);
+  if (ctx_.metadata != nullptr && (count < 0 || count > kInlineConstantElements)) {
+    MetadataConstants& metadata = *ctx_.metadata;
+    auto [it, added] = metadata.index.emplace(constant, metadata.tensors.size());
+    if (added) metadata.tensors.push_back(tensor);
+    return "metadata[\"relax.expr.Constant\"][" + std::to_string(it->second) + "]";
+  }
   std::string value = count < 0 ? "None" : nested_elements(tensor, count);
   return r("const") + "(" + value + ", " + quote(dtype_name(tensor.dtype)) + ")";
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/text/printer.h"
 #include "ir/text/printer_names.h"
 #include "ir/tir/stmt.h"
 
@@ -18,6 +19,9 @@ struct PrintContext {
   int depth = 0;
   bool uses_tir = false;
   bool uses_relax = false;
+  // Where large constants go when the module is printed with a side file (see
+  // print_module); null: every constant is printed inline.
+  MetadataConstants* metadata = nullptr;
 };
 
 // How integer literals are written: TensorIR's rule (int32 bare, `T.int64(4)` for

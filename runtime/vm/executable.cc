@@ -504,6 +504,12 @@ class Validator {
 
 }  // namespace
 
+ConstantBytes::ConstantBytes(std::vector<uint8_t> bytes) {
+  auto owned = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  view_ = *owned;
+  owner_ = std::move(owned);
+}
+
 int64_t Executable::find_export(const std::string& name) const {
   for (int64_t index : exports) {
     if (in_range(index, functions.size()) && functions[static_cast<size_t>(index)].name == name) {

@@ -7,22 +7,30 @@
 // function in the table `functions` that Call invokes. A bytecode function's
 // parameters arrive in registers 0 .. n-1.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "runtime/device.h"
 #include "runtime/dtype.h"
+#include "runtime/input_file.h"
 #include "runtime/vm/int_program.h"
 
 namespace relaxc::runtime::vm {
 
 // "RLXCVM" then two format bytes, then a little-endian uint32 version.
 inline constexpr std::array<uint8_t, 8> kExecutableMagic = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1};
-// Version 2 added a length and a CRC-32C to each section.
-inline constexpr uint32_t kExecutableVersion = 2;
+// Version 2 added a length and a CRC-32C to each section; version 3 moved the tensor
+// constants' bytes into their own section, each aligned to kConstantAlignment.
+inline constexpr uint32_t kExecutableVersion = 3;
+// The file offset of every tensor constant's bytes is a multiple of this (a cache line,
+// and more than any element type needs), so that a memory-mapped file hands out aligned
+// views.
+inline constexpr uint64_t kConstantAlignment = 64;
 
 using RegIndex = int64_t;
 // Call's destination when its result is dropped.
@@ -84,6 +92,27 @@ struct FunctionEntry {
   bool operator==(const FunctionEntry&) const = default;
 };
 
+// The bytes of a tensor constant: a view that keeps what it views alive. The compiler's
+// constants share the IR's HostTensor storage; a loaded executable's view the
+// memory-mapped file (or one copy of the data section when the bytes were handed in
+// without an owner). Copying is cheap; equality compares the bytes.
+class ConstantBytes {
+ public:
+  ConstantBytes() = default;
+  explicit ConstantBytes(std::vector<uint8_t> bytes);
+  ConstantBytes(std::span<const uint8_t> view, std::shared_ptr<const void> owner)
+      : owner_(std::move(owner)), view_(view) {}
+
+  std::span<const uint8_t> span() const { return view_; }
+  const uint8_t* data() const { return view_.data(); }
+  size_t size() const { return view_.size(); }
+  bool operator==(const ConstantBytes& o) const { return std::ranges::equal(view_, o.view_); }
+
+ private:
+  std::shared_ptr<const void> owner_;
+  std::span<const uint8_t> view_;
+};
+
 // A constant: a tensor, a shape, a string, a PrimValue (int or float, with its dtype),
 // or a data type.
 struct Constant {
@@ -91,7 +120,7 @@ struct Constant {
   Kind kind = Kind::Int;
   DType dtype = DType::Int(64);  // Tensor, Int, Float: the element type; DataType: the value
   std::vector<int64_t> shape;    // Tensor: its shape; Shape: its dimensions
-  std::vector<uint8_t> bytes;    // Tensor: row-major element bytes
+  ConstantBytes bytes;           // Tensor: row-major element bytes
   std::string str;               // String
   int64_t int_value = 0;         // Int
   double float_value = 0.0;      // Float
@@ -187,8 +216,9 @@ struct Executable {
 void validate_executable(const Executable& exe);
 
 // The file: magic, version, then the sections in the order of Executable's fields, each
-// with its length and CRC-32C; integers little-endian, strings and arrays with a uint64
-// length.
+// with its length and CRC-32C, then the data section with the tensor constants' bytes
+// (each at a file offset that is a multiple of kConstantAlignment); integers
+// little-endian, strings and arrays with a uint64 length.
 std::vector<uint8_t> save_executable(const Executable& exe);
 // Whether load_executable checks the sections' checksums. Ignore is for fuzzers, which
 // mutate bytes and would otherwise only ever reach the checksum check; everything else
@@ -200,16 +230,23 @@ enum class Checksums { Verify, Ignore };
 // hostile one throws a RuntimeError ("executable: truncated at byte 1234 while reading
 // the code of function 'main'", "executable: version 7, this runtime reads version 2"),
 // never crashes, never allocates more than the file's size justifies. Then
-// validate_executable runs.
+// validate_executable runs. The tensor constants' bytes are copied once (the caller's
+// `bytes` need not outlive the result).
 Executable load_executable(std::span<const uint8_t> bytes, Checksums checksums = Checksums::Verify);
+// The same, for bytes that `owner` keeps alive (a memory-mapped file): the tensor
+// constants view them, without a copy.
+Executable load_executable(std::span<const uint8_t> bytes, std::shared_ptr<const void> owner,
+                           Checksums checksums = Checksums::Verify);
 
 void save_executable_file(const Executable& exe, const std::string& path);
-// read_input_file (runtime/input_file.h: "-" is standard input), then load_executable;
+// map_input_file (runtime/input_file.h: a regular file is memory-mapped, "-" is
+// standard input), then load_executable with the tensor constants viewing the mapping;
 // a RuntimeError names the path ("executable file 'm.rxe': truncated at byte ...").
 Executable load_executable_file(const std::string& path);
-// load_executable with its errors naming `name` as load_executable_file's do: for bytes
-// already read (`relaxc run` reads a file before it knows whether it is an executable).
-Executable load_executable_from(std::span<const uint8_t> bytes, const std::string& name);
+// load_executable with its errors naming `name` as load_executable_file's do: for a
+// file already mapped (`relaxc run` maps a file before it knows whether it is an
+// executable).
+Executable load_executable_from(std::shared_ptr<const InputBytes> file, const std::string& name);
 
 // The executable as text, for `relaxc inspect`: the exports, each function with its
 // instructions (`%3 = call vm.builtin.alloc_tensor(%2, i0, %1, c4)`), the constants,

@@ -3,6 +3,13 @@
 // the CRC-32C of its body (uint32), the body. Integers are little-endian and fixed-width;
 // strings, byte blobs and arrays carry a uint64 length.
 //
+// The tensor constants' bytes are not in the constants section but in a last section,
+// DATA, so that the small sections are read first and the big one can stay where the
+// file is mapped: its body is zero padding up to the first file offset that is a
+// multiple of kConstantAlignment (the origin), then each tensor at its offset from the
+// origin (multiples of the alignment, zero padding between), which the constant records
+// with its length.
+//
 // The reader trusts nothing: a section's checksum is checked before its body is read (so
 // that accidental damage is reported as such, and never reaches a driver), every length
 // is checked against the bytes left in its section before anything is allocated (an array
@@ -31,6 +38,7 @@ constexpr std::array<char, 4> kConstantsTag = {'C', 'N', 'S', 'T'};
 constexpr std::array<char, 4> kHostFuncsTag = {'H', 'O', 'S', 'T'};
 constexpr std::array<char, 4> kBackendsTag = {'B', 'K', 'N', 'D'};
 constexpr std::array<char, 4> kExportsTag = {'E', 'X', 'P', 'T'};
+constexpr std::array<char, 4> kDataTag = {'D', 'A', 'T', 'A'};
 
 // The smallest encodings, in bytes, of the elements of each array (what a length is
 // checked against).
@@ -40,7 +48,7 @@ constexpr size_t kLengthBytes = 8;  // a string, blob or array: its length alone
 constexpr size_t kInstructionBytes = 1 + 8 + 8 + kLengthBytes + 8 + 8;
 constexpr size_t kFunctionBytes = 1 + kLengthBytes + kLengthBytes + 8 + kLengthBytes + 8;
 constexpr size_t kDTypeBytes = 4;
-constexpr size_t kConstantBytes = 1 + kDTypeBytes + 3 * kLengthBytes + 8 + 8;
+constexpr size_t kConstantBytes = 1 + kDTypeBytes + kLengthBytes + 8 + 8 + kLengthBytes + 8 + 8;
 constexpr size_t kStoreBytes = 8 + kLengthBytes;
 constexpr size_t kHostFuncBytes = 2 * kLengthBytes;
 constexpr size_t kKernelDimBytes = 4 + kLengthBytes;
@@ -100,6 +108,15 @@ class Writer {
     u64(items.size());
     for (const T& item : items) write_one(item);
   }
+  // Zero bytes up to the next file offset that is a multiple of `alignment`.
+  void align(uint64_t alignment) {
+    out_.resize((out_.size() + alignment - 1) / alignment * alignment, 0);
+  }
+  // Zero bytes up to file offset `at`.
+  void pad_to(size_t at) { out_.resize(at, 0); }
+  void raw(std::span<const uint8_t> b) { out_.insert(out_.end(), b.begin(), b.end()); }
+  void reserve(size_t n) { out_.reserve(n); }
+  size_t size() const { return out_.size(); }
   std::vector<uint8_t> take() { return std::move(out_); }
 
  private:
@@ -155,6 +172,12 @@ class Reader {
     const size_t n = count(1);
     std::span<const uint8_t> b = bytes_.subspan(pos_, n);
     pos_ += n;
+    return b;
+  }
+  // Everything left in the section being read.
+  std::span<const uint8_t> rest() {
+    std::span<const uint8_t> b = bytes_.subspan(pos_);
+    pos_ = bytes_.size();
     return b;
   }
   std::string str() {
@@ -316,28 +339,94 @@ FunctionEntry read_function(Reader& r, size_t i) {
 
 // --- Constants and host functions ---
 
-void write_constant(Writer& w, const Constant& c) {
+uint64_t align_up(uint64_t n) {
+  return (n + kConstantAlignment - 1) / kConstantAlignment * kConstantAlignment;
+}
+
+// Where each constant's bytes go in the data section, from its origin: consecutive
+// multiples of the alignment (a constant without bytes takes none).
+std::vector<uint64_t> data_layout(const std::vector<Constant>& constants, uint64_t* total) {
+  std::vector<uint64_t> offsets;
+  uint64_t at = 0;
+  for (const Constant& c : constants) {
+    at = align_up(at);
+    offsets.push_back(at);
+    at += c.bytes.size();
+  }
+  *total = at;
+  return offsets;
+}
+
+void write_constant(Writer& w, const Constant& c, uint64_t data_offset) {
   w.u8(static_cast<uint8_t>(c.kind));
   w.dtype(c.dtype);
   w.array(c.shape, [&](int64_t d) { w.i64(d); });
-  w.bytes(c.bytes);
+  w.u64(data_offset);
+  w.u64(c.bytes.size());
   w.str(c.str);
   w.i64(c.int_value);
   w.f64(c.float_value);
 }
 
-Constant read_constant(Reader& r, size_t i) {
+// Where a constant's bytes are in the data section, as the constants section says; they
+// are resolved once the data section is read.
+struct DataRef {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  size_t at = 0;  // the file offset of the record, for messages
+};
+
+Constant read_constant(Reader& r, size_t i, DataRef* ref) {
   Reader::Scope scope(r, "constant " + std::to_string(i));
   Constant c;
   c.kind = static_cast<Constant::Kind>(r.u8());
   c.dtype = r.dtype();
   c.shape = r.array<int64_t>(8, [&](size_t) { return r.i64(); });
-  std::span<const uint8_t> data = r.blob();
-  c.bytes.assign(data.begin(), data.end());
+  ref->at = r.pos();
+  ref->offset = r.u64();
+  ref->length = r.u64();
   c.str = r.str();
   c.int_value = r.i64();
   c.float_value = r.f64();
   return c;
+}
+
+void write_data(Writer& w, const std::vector<Constant>& constants,
+                const std::vector<uint64_t>& offsets) {
+  w.align(kConstantAlignment);
+  const size_t origin = w.size();
+  for (size_t i = 0; i < constants.size(); ++i) {
+    w.pad_to(origin + offsets[i]);
+    w.raw(constants[i].bytes.span());
+  }
+}
+
+// Gives each constant the bytes its DataRef names in the data section `body` (which
+// starts at file offset `body_at`), viewing `owner`'s memory, after checking that they
+// lie inside the section and at an aligned file offset.
+void resolve_data(std::vector<Constant>& constants, const std::vector<DataRef>& refs,
+                  std::span<const uint8_t> body, size_t body_at,
+                  const std::shared_ptr<const void>& owner) {
+  const uint64_t origin = align_up(body_at) - body_at;
+  for (size_t i = 0; i < constants.size(); ++i) {
+    const DataRef& ref = refs[i];
+    if (ref.length == 0) continue;
+    const uint64_t held = body.size() - std::min<uint64_t>(origin, body.size());
+    if (ref.offset > held || ref.length > held - ref.offset) {
+      runtime_error() << "executable: damaged: constant " << i << " (record at byte " << ref.at
+                      << ") has " << ref.length << " bytes at offset " << ref.offset
+                      << " of the data section, which holds " << held << " bytes";
+    }
+    const uint64_t file_offset = body_at + origin + ref.offset;
+    if (file_offset % kConstantAlignment != 0) {
+      runtime_error() << "executable: damaged: constant " << i << " (record at byte " << ref.at
+                      << ") starts at byte " << file_offset << ", not a multiple of "
+                      << kConstantAlignment;
+    }
+    constants[i].bytes = ConstantBytes(
+        body.subspan(static_cast<size_t>(origin + ref.offset), static_cast<size_t>(ref.length)),
+        owner);
+  }
 }
 
 void write_host_func(Writer& w, const HostFunc& h) {
@@ -498,24 +587,39 @@ void read_header(Reader& r, std::span<const uint8_t> bytes) {
 
 std::vector<uint8_t> save_executable(const Executable& exe) {
   Writer w;
+  uint64_t data_bytes = 0;
+  const std::vector<uint64_t> offsets = data_layout(exe.constants, &data_bytes);
+  // The data section dominates a model's executable: one allocation for the whole file.
+  w.reserve(static_cast<size_t>(data_bytes) + (size_t{1} << 16));
   for (uint8_t b : kExecutableMagic) w.u8(b);
   w.u32(kExecutableVersion);
   w.section(kFunctionsTag,
             [&] { w.array(exe.functions, [&](const FunctionEntry& f) { write_function(w, f); }); });
-  w.section(kConstantsTag,
-            [&] { w.array(exe.constants, [&](const Constant& c) { write_constant(w, c); }); });
+  w.section(kConstantsTag, [&] {
+    w.u64(exe.constants.size());
+    for (size_t i = 0; i < exe.constants.size(); ++i) {
+      write_constant(w, exe.constants[i], offsets[i]);
+    }
+  });
   w.section(kHostFuncsTag,
             [&] { w.array(exe.host_funcs, [&](const HostFunc& h) { write_host_func(w, h); }); });
   w.section(kBackendsTag,
             [&] { w.array(exe.backends, [&](const Backend& b) { write_backend(w, b); }); });
   w.section(kExportsTag, [&] { w.array(exe.exports, [&](int64_t e) { w.i64(e); }); });
+  w.section(kDataTag, [&] { write_data(w, exe.constants, offsets); });
   return w.take();
 }
 
 Executable load_executable(std::span<const uint8_t> bytes, Checksums checksums) {
+  return load_executable(bytes, nullptr, checksums);
+}
+
+Executable load_executable(std::span<const uint8_t> bytes, std::shared_ptr<const void> owner,
+                           Checksums checksums) {
   Reader r(bytes, checksums);
   read_header(r, bytes);
   Executable exe;
+  std::vector<DataRef> refs;  // by constant
   {
     Reader::Scope s(r, "the functions");
     r.section(kFunctionsTag, [&] {
@@ -526,8 +630,9 @@ Executable load_executable(std::span<const uint8_t> bytes, Checksums checksums) 
   {
     Reader::Scope s(r, "the constants");
     r.section(kConstantsTag, [&] {
-      exe.constants =
-          r.array<Constant>(kConstantBytes, [&](size_t i) { return read_constant(r, i); });
+      refs.resize(r.count(kConstantBytes));
+      exe.constants = std::vector<Constant>(refs.size());
+      for (size_t i = 0; i < refs.size(); ++i) exe.constants[i] = read_constant(r, i, &refs[i]);
     });
   }
   {
@@ -547,6 +652,20 @@ Executable load_executable(std::span<const uint8_t> bytes, Checksums checksums) 
     Reader::Scope s(r, "the exports");
     r.section(kExportsTag,
               [&] { exe.exports = r.array<int64_t>(8, [&](size_t) { return r.i64(); }); });
+  }
+  {
+    Reader::Scope s(r, "the constants' data");
+    r.section(kDataTag, [&] {
+      const size_t body_at = r.pos();
+      std::span<const uint8_t> body = r.rest();
+      if (owner == nullptr) {
+        // Bytes without an owner may go away after the call: one copy, shared by the views.
+        auto copy = std::make_shared<const std::vector<uint8_t>>(body.begin(), body.end());
+        body = *copy;
+        owner = std::move(copy);
+      }
+      resolve_data(exe.constants, refs, body, body_at, owner);
+    });
   }
   if (r.left() != 0) {
     runtime_error() << "executable: " << r.left() << " unexpected bytes after the end, at byte "
@@ -569,9 +688,10 @@ void save_executable_file(const Executable& exe, const std::string& path) {
   if (!out) runtime_error() << "executable file '" << path << "': cannot write it";
 }
 
-Executable load_executable_from(std::span<const uint8_t> bytes, const std::string& name) {
+Executable load_executable_from(std::shared_ptr<const InputBytes> file, const std::string& name) {
   try {
-    return load_executable(bytes);
+    const std::span<const uint8_t> bytes = file->bytes();
+    return load_executable(bytes, std::move(file));
   } catch (const RuntimeError& e) {
     // "executable: truncated ..." becomes "executable file 'm.rxe': truncated ...".
     std::string message = e.what();
@@ -582,8 +702,8 @@ Executable load_executable_from(std::span<const uint8_t> bytes, const std::strin
 }
 
 Executable load_executable_file(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_input_file(path, kMaxDataFileBytes);
-  return load_executable_from(bytes, path == "-" ? kStdinName : path);
+  return load_executable_from(map_input_file(path, kMaxDataFileBytes),
+                              path == "-" ? kStdinName : path);
 }
 
 }  // namespace relaxc::runtime::vm

@@ -181,10 +181,12 @@ inline Executable sample_executable() {
   tensor.kind = Constant::Kind::Tensor;
   tensor.dtype = DType::Float(32);
   tensor.shape = {2, 3};
+  std::vector<uint8_t> tensor_bytes;
   for (float v : {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.5f}) {
     const auto* p = reinterpret_cast<const uint8_t*>(&v);
-    tensor.bytes.insert(tensor.bytes.end(), p, p + 4);
+    tensor_bytes.insert(tensor_bytes.end(), p, p + 4);
   }
+  tensor.bytes = ConstantBytes(std::move(tensor_bytes));
   Constant shape;
   shape.kind = Constant::Kind::Shape;
   shape.shape = {4, 64};
@@ -209,7 +211,7 @@ inline Executable sample_executable() {
   bytes.kind = Constant::Kind::Tensor;
   bytes.dtype = DType::Int(8);
   bytes.shape = {3};
-  bytes.bytes = {0xff, 2, 127};
+  bytes.bytes = ConstantBytes({0xff, 2, 127});
   exe.constants = {tensor, shape, str, i, f, dt, any, bytes};
 
   HostFunc h;

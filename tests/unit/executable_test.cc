@@ -70,16 +70,20 @@ TEST(Executable, EmptyExecutableRoundTrips) {
 
 TEST(Executable, FileHeaderLayout) {
   const std::vector<uint8_t> bytes = save_executable(Executable{});
-  // Magic, version 2, then each section: its tag, its length (8), the CRC-32C of its
-  // body, the body (an array length of 0).
-  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 2, 0, 0, 0};
-  const uint32_t crc = crc32c(std::vector<uint8_t>(8, 0));
-  for (const char* tag : {"FUNC", "CNST", "HOST", "BKND", "EXPT"}) {
+  // Magic, version 3, then each section: its tag, its length, the CRC-32C of its body,
+  // the body (an array length of 0; the data section: zeros up to file offset 192, the
+  // first multiple of kConstantAlignment after its header).
+  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 3, 0, 0, 0};
+  auto section = [&](const char* tag, size_t length) {
     expected.insert(expected.end(), tag, tag + 4);
-    expected.insert(expected.end(), {8, 0, 0, 0, 0, 0, 0, 0});
+    for (int i = 0; i < 8; ++i) expected.push_back(static_cast<uint8_t>(length >> (8 * i)));
+    const uint32_t crc = crc32c(std::vector<uint8_t>(length, 0));
     for (int i = 0; i < 4; ++i) expected.push_back(static_cast<uint8_t>(crc >> (8 * i)));
-    expected.insert(expected.end(), 8, 0);
-  }
+    expected.insert(expected.end(), length, 0);
+  };
+  for (const char* tag : {"FUNC", "CNST", "HOST", "BKND", "EXPT"}) section(tag, 8);
+  section("DATA", 44);
+  EXPECT_EQ(bytes.size(), 192u);
   EXPECT_EQ(bytes, expected);
 }
 
@@ -144,7 +148,7 @@ TEST(Executable, WrongMagicFormatAndVersion) {
   EXPECT_EQ(load_error(wrong), "executable: format bytes 0.2, this runtime reads 0.1");
   wrong = bytes;
   wrong[8] = 7;
-  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 2");
+  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 3");
 }
 
 TEST(Executable, DamagedSectionTagsAndTrailingBytes) {
@@ -157,7 +161,7 @@ TEST(Executable, DamagedSectionTagsAndTrailingBytes) {
   wrong = bytes;
   wrong.push_back(0);
   wrong.push_back(0);
-  EXPECT_EQ(load_error(wrong), "executable: 2 unexpected bytes after the end, at byte 132");
+  EXPECT_EQ(load_error(wrong), "executable: 2 unexpected bytes after the end, at byte 192");
 }
 
 // Lengths inside a section, past its checksum (as a fuzzer or a hostile writer gets).
@@ -174,8 +178,8 @@ TEST(Executable, HugeLengthsAreRefusedBeforeAllocating) {
   bytes = save_executable(Executable{});
   put_u64(bytes, 16, ~uint64_t{0});  // the functions section's length
   EXPECT_EQ(load_error(bytes),
-            "executable: truncated at byte 132 while reading the functions: section 'FUNC' of "
-            "18446744073709551615 bytes (length at byte 16) does not fit in the 104 bytes left");
+            "executable: truncated at byte 192 while reading the functions: section 'FUNC' of "
+            "18446744073709551615 bytes (length at byte 16) does not fit in the 164 bytes left");
 }
 
 // The file's damage is found by the checksum of the section it is in, before the section
@@ -239,10 +243,74 @@ TEST(Executable, EveryTruncationGivesACleanError) {
   // What was being read is named: the header or the section whose length runs past the
   // end. (Inside a section, only a length that its checksum vouches for is read.)
   for (const char* what : {"the header", "the functions", "the constants", "the host functions",
-                           "the backends", "the exports"}) {
+                           "the backends", "the exports", "the constants' data"}) {
     EXPECT_TRUE(contexts.count(what)) << what;
   }
-  EXPECT_EQ(contexts.size(), 6u);
+  EXPECT_EQ(contexts.size(), 7u);
+}
+
+// The file offset of the data fields (offset, then length) of constant `i`'s record in
+// `bytes`, a saved sample_executable(): after the functions section, the constants
+// section's header and count, and the records before it (kind, dtype, shape, data
+// offset and length, string, int, float).
+size_t data_record_at(const std::vector<uint8_t>& bytes, size_t i) {
+  auto u64_at = [&](size_t at) {
+    uint64_t v = 0;
+    for (int b = 0; b < 8; ++b) v |= uint64_t{bytes[at + b]} << (8 * b);
+    return static_cast<size_t>(v);
+  };
+  const Executable exe = sample_executable();
+  size_t at = 12 + 16 + u64_at(12 + 4) + 16 + 8;
+  for (size_t j = 0;; ++j) {
+    const size_t fields = at + 1 + 4 + 8 + 8 * exe.constants[j].shape.size();
+    if (j == i) return fields;
+    at = fields + 16 + 8 + exe.constants[j].str.size() + 8 + 8;
+  }
+}
+
+TEST(Executable, TensorBytesAreAlignedInTheFileAndViewTheMapping) {
+  const std::string path = ::testing::TempDir() + "/aligned_test.rxe";
+  const Executable exe = sample_executable();
+  save_executable_file(exe, path);
+  const std::vector<uint8_t> bytes = save_executable(exe);
+  const Executable loaded = load_executable_file(path);
+  EXPECT_TRUE(loaded == exe);
+  // A mapping starts at a page, so an aligned file offset is an aligned address: the
+  // constant views the file, not a copy.
+  for (const Constant& c : loaded.constants) {
+    if (c.bytes.size() == 0) continue;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(c.bytes.data()) % kConstantAlignment, 0u);
+  }
+  std::remove(path.c_str());
+}
+
+TEST(Executable, DamagedConstantDataIsAClearError) {
+  const std::vector<uint8_t> bytes = save_executable(sample_executable());
+  // The float32 [2, 3] constant 0 and the int8 [3] constant 7.
+  const size_t record0 = data_record_at(bytes, 0);
+  const size_t record7 = data_record_at(bytes, 7);
+  std::vector<uint8_t> wrong = bytes;
+  put_u64(wrong, record7, uint64_t{1} << 40);
+  EXPECT_EQ(load_error(wrong, Checksums::Ignore),
+            "executable: damaged: constant 7 (record at byte " + std::to_string(record7) +
+                ") has 3 bytes at offset 1099511627776 of the data section, which holds 67 "
+                "bytes");
+  wrong = bytes;
+  put_u64(wrong, record0, 8);
+  EXPECT_EQ(load_error(wrong, Checksums::Ignore),
+            "executable: damaged: constant 0 (record at byte " + std::to_string(record0) +
+                ") starts at byte " + std::to_string(bytes.size() - 67 + 8) +
+                ", not a multiple of 64");
+  // A flipped bit in a weight is caught by the data section's checksum.
+  wrong = bytes;
+  wrong[bytes.size() - 67] ^= 1;
+  EXPECT_EQ(load_error(wrong).substr(0, 39), "executable: damaged: section 'DATA' (by");
+  // A truncated file: the data section's length runs past the end.
+  wrong.assign(bytes.begin(), bytes.end() - 1);
+  EXPECT_TRUE(load_error(wrong).starts_with(
+      "executable: truncated at byte " + std::to_string(bytes.size() - 1) +
+      " while reading the constants' data: section 'DATA' of "))
+      << load_error(wrong);
 }
 
 // A mutation of the sample and the message validation gives for it.
@@ -370,7 +438,10 @@ TEST(ExecutableValidation, Functions) {
 
 TEST(ExecutableValidation, ConstantsAndHostFunctions) {
   expect_errors({
-      {[](Executable& e) { e.constants[0].bytes.pop_back(); },
+      {[](Executable& e) {
+         std::span<const uint8_t> bytes = e.constants[0].bytes.span();
+         e.constants[0].bytes = ConstantBytes(std::vector<uint8_t>(bytes.begin(), bytes.end() - 1));
+       },
        "executable: constant 0: a float32 tensor of 6 elements has 23 bytes of data"},
       {[](Executable& e) {
          e.constants[0].shape = {int64_t{1} << 40, int64_t{1} << 40};

@@ -307,7 +307,7 @@ TEST(VmTest, ConstantsAreMadeOncePerVm) {
   tensor.kind = vm::Constant::Kind::Tensor;
   tensor.dtype = DType::Float(32);
   tensor.shape = {3};
-  tensor.bytes = float_bytes({1, 2, 3});
+  tensor.bytes = vm::ConstantBytes(float_bytes({1, 2, 3}));
   int64_t t = b.constant(tensor);
   vm::Constant f;
   f.kind = vm::Constant::Kind::Float;
