@@ -181,25 +181,48 @@ std::vector<Value> convert_topk(NodeContext& ctx) {
   return {Value{bb.tuple_get_item(both, 0), {}, {}}, Value{bb.tuple_get_item(both, 1), {}, {}}};
 }
 
-// CumSum: the axis is an input (a scalar known at import time); reverse scans from the
-// end, as a scan of the flipped axis flipped back.
-std::vector<Value> convert_cumsum(NodeContext& ctx) {
-  const relax::TensorStructInfoNode& info = input_tensor(ctx, 0, "x");
-  const HostTensor& given = ctx.constant_input(1, "axis");
-  if (given.num_elements() != 1) {
-    ctx.invalid("input 1 'axis' must hold one element, got " +
-                std::to_string(given.num_elements()));
-  }
-  int64_t axis = normalized_axis(ctx, given.element_as_int(0), info.ndim, "axis");
+// CumSum along one axis; reverse scans from the end, as a scan of the flipped axis
+// flipped back.
+Expr cumsum_along(NodeContext& ctx, Expr x, int64_t axis) {
   Attrs flip({{"axis", AttrValue::integer(axis)}});
   bool reverse = ctx.attr_int("reverse", 0) != 0;
-  Expr x = ctx.tensor(0);
   if (reverse) x = ctx.emit_op("relax.flip", {x}, flip);
   Expr y =
       ctx.emit_op("relax.cumsum", {x},
                   Attrs({{"axis", AttrValue::integer(axis)},
                          {"exclusive", AttrValue::boolean(ctx.attr_int("exclusive", 0) != 0)}}));
-  if (reverse) y = ctx.emit_op("relax.flip", {y}, flip);
+  return reverse ? ctx.emit_op("relax.flip", {y}, flip) : y;
+}
+
+// CumSum: the axis is an input, a scalar. Known at import time (as exported models give
+// it), it is the operator's attribute; a 1-D input has one axis whatever the value says;
+// otherwise the scan along every axis is computed and the input's value picks one
+// (axis k is given as k or k - rank), so that the result never depends on a guess.
+std::vector<Value> convert_cumsum(NodeContext& ctx) {
+  const relax::TensorStructInfoNode& info = input_tensor(ctx, 0, "x");
+  int64_t ndim = info.ndim;
+  if (ndim == 0) ctx.invalid("input 0 'x' must have at least 1 dimension");
+  const Value& axis_input = ctx.input(1);
+  if (axis_input.constant) {
+    const HostTensor& given = *axis_input.constant;
+    if (given.num_elements() != 1) {
+      ctx.invalid("input 1 'axis' must hold one element, got " +
+                  std::to_string(given.num_elements()));
+    }
+    return single(cumsum_along(ctx, ctx.tensor(0),
+                               normalized_axis(ctx, given.element_as_int(0), ndim, "axis")));
+  }
+  Expr y = cumsum_along(ctx, ctx.tensor(0), ndim - 1);
+  DataType axis_dtype = input_tensor(ctx, 1, "axis").dtype;
+  for (int64_t k = ndim - 2; k >= 0; --k) {
+    Expr is_k =
+        ctx.emit_op("relax.logical_or",
+                    {binary(ctx, "equal", axis_input.expr,
+                            scalar_constant(ctx, axis_dtype, static_cast<double>(k))),
+                     binary(ctx, "equal", axis_input.expr,
+                            scalar_constant(ctx, axis_dtype, static_cast<double>(k - ndim)))});
+    y = ctx.emit_op("relax.where", {is_k, cumsum_along(ctx, ctx.tensor(0), k), y});
+  }
   return single(y);
 }
 

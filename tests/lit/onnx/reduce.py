@@ -139,6 +139,17 @@ check_node("CumSum", {"x": np.int32(rng.integers(-5, 5, (4, 3))), "axis": np.int
            name="cumsum_int32_reverse")
 # CHECK: ok: cumsum_int32_reverse
 
+# The axis given at run time: the scan along every axis, the value picking one.
+model = make_model([helper.make_node("CumSum", ["x", "axis"], ["y"], exclusive=1)],
+                   [tensor_info("x", np.float32, [2, 3, 4]), tensor_info("axis", np.int32, [])],
+                   [tensor_info("y", np.float32, [2, 3, 4])])
+check_model("cumsum_runtime_axis", model,
+            [{"x": xc, "axis": np.int32(1)}, {"x": xc, "axis": np.int32(-3)},
+             {"x": xc, "axis": np.int32(2)}],
+            [cumsum(xc, 1, exclusive=True), cumsum(xc, 0, exclusive=True),
+             cumsum(xc, 2, exclusive=True)])
+# CHECK: ok: cumsum_runtime_axis
+
 # Refusals.
 model = make_model([helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="rs")],
                    [tensor_info("x", np.float32, [2, 3, 4]), tensor_info("axes", np.int64, [1])],
