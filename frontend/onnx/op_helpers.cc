@@ -32,6 +32,10 @@ int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
   return axis < 0 ? axis + ndim : axis;
 }
 
+relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax::Expr b) {
+  return ctx.emit_op("relax." + op, {std::move(a), std::move(b)});
+}
+
 relax::Expr scalar_constant(NodeContext& ctx, DataType dtype, double value) {
   return ctx.constant_value(HostTensor::from_doubles(dtype, {}, {value})).expr;
 }

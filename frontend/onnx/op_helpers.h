@@ -22,6 +22,9 @@ std::vector<relax::PrimExpr> input_dims(const NodeContext& ctx, size_t i, const 
 int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
                         const std::string& attr);
 
+// A call of the Relax operator `relax.<op>` on two tensors (add, multiply, equal, ...).
+relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax::Expr b);
+
 // A 0-d constant of `dtype` holding `value`.
 relax::Expr scalar_constant(NodeContext& ctx, DataType dtype, double value);
 

@@ -32,10 +32,6 @@ std::vector<int64_t> iota(int64_t first, int64_t n) {
   return out;
 }
 
-Expr binary(NodeContext& ctx, const std::string& op, Expr a, Expr b) {
-  return ctx.emit_op("relax." + op, {std::move(a), std::move(b)});
-}
-
 Expr expand_dims(NodeContext& ctx, Expr x, std::vector<int64_t> axes) {
   return ctx.emit_op("relax.expand_dims", {std::move(x)}, Attrs({{"axis", ints(axes)}}));
 }

@@ -65,10 +65,6 @@ Expr unary(NodeContext& ctx, const std::string& op, Expr x) {
   return ctx.emit_op("relax." + op, {std::move(x)});
 }
 
-Expr binary(NodeContext& ctx, const std::string& op, Expr a, Expr b) {
-  return ctx.emit_op("relax." + op, {std::move(a), std::move(b)});
-}
-
 // The reduction of `x` by `kind` as Relax calls.
 Expr reduce(NodeContext& ctx, ReduceKind kind, const Reduction& r, Expr x) {
   auto sum = [&](Expr e, bool keep) {
