@@ -228,14 +228,23 @@ Expr add_channel_bias(NodeContext& ctx, Expr y, size_t bias_input, size_t spatia
 
 // ---------------------------------------------------------------- Conv, ConvTranspose
 
-std::vector<Value> convert_conv(NodeContext& ctx) {
-  size_t spatial = spatial_rank(ctx, "convolution");
-  std::vector<PrimExpr> x = input_dims(ctx, 0, "X");
-  std::vector<PrimExpr> w = input_dims(ctx, 1, "W");
-  if (w.size() != x.size()) {
+// The dimensions of a convolution's X and W, which have as many as each other.
+struct ConvOperands {
+  size_t spatial;
+  std::vector<PrimExpr> x, w;
+};
+
+ConvOperands conv_operands(const NodeContext& ctx, const std::string& what) {
+  ConvOperands operands{spatial_rank(ctx, what), input_dims(ctx, 0, "X"), input_dims(ctx, 1, "W")};
+  if (operands.w.size() != operands.x.size()) {
     ctx.invalid("input 1 'W' must have as many dimensions as input 0 'X' (" +
-                std::to_string(x.size()) + "), got " + std::to_string(w.size()));
+                std::to_string(operands.x.size()) + "), got " + std::to_string(operands.w.size()));
   }
+  return operands;
+}
+
+std::vector<Value> convert_conv(NodeContext& ctx) {
+  auto [spatial, x, w] = conv_operands(ctx, "convolution");
   Window win = make_window(ctx, x, weight_kernel(ctx, w, spatial), true);
   Attrs attrs({{"strides", ints(win.strides)},
                {"padding", ints(win.pads)},
@@ -247,24 +256,17 @@ std::vector<Value> convert_conv(NodeContext& ctx) {
 }
 
 std::vector<Value> convert_conv_transpose(NodeContext& ctx) {
-  size_t spatial = spatial_rank(ctx, "transposed convolution");
-  std::vector<PrimExpr> x = input_dims(ctx, 0, "X");
-  std::vector<PrimExpr> w = input_dims(ctx, 1, "W");
-  if (w.size() != x.size()) {
-    ctx.invalid("input 1 'W' must have as many dimensions as input 0 'X' (" +
-                std::to_string(x.size()) + "), got " + std::to_string(w.size()));
-  }
+  auto [spatial, x, w] = conv_operands(ctx, "transposed convolution");
   std::vector<int64_t> kernel = weight_kernel(ctx, w, spatial);
   std::vector<int64_t> output_padding = spatial_attr(ctx, "output_padding", spatial, 0, 0);
   std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");
   bool has_output_shape = ctx.has_attr("output_shape");
-  Window win;
+  Window win = make_window(ctx, x, kernel, true);
   if (has_output_shape || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
     // The padding comes from the wanted output size: the full output is
     // stride * (in - 1) + output_padding + (kernel - 1) * dilation + 1; what exceeds the
     // wanted size is cut (the odd element at the end for SAME_UPPER, else at the
     // beginning), and a shortfall is added at the end as output padding.
-    win = make_window(ctx, x, kernel, true);
     std::vector<int64_t> wanted;
     if (has_output_shape) {
       wanted = ctx.attr_ints("output_shape");
@@ -289,8 +291,6 @@ std::vector<Value> convert_conv_transpose(NodeContext& ctx) {
       win.pads[i] = auto_pad == "SAME_UPPER" ? small : large;
       win.pads[spatial + i] = auto_pad == "SAME_UPPER" ? large : small;
     }
-  } else {
-    win = make_window(ctx, x, kernel, true);
   }
   for (size_t i = 0; i < spatial; ++i) {
     if (output_padding[i] >= win.strides[i]) {
