@@ -3,7 +3,7 @@
 # groups, output_padding, output_shape, auto_pad SAME_UPPER), run through relaxc on
 # lavapipe against the loop references of Inputs/nn_reference.py; and the refusals.
 #
-# RUN: %onnx_check %s --work %t | FileCheck %s
+# RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
 import numpy as np
 from onnx import helper

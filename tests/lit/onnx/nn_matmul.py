@@ -2,7 +2,7 @@
 # batched with broadcasting, a symbolic batch) and Einsum, run through relaxc on lavapipe
 # against NumPy.
 #
-# RUN: %onnx_check %s --work %t | FileCheck %s
+# RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
 import numpy as np
 from onnx import helper

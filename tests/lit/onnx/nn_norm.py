@@ -3,7 +3,7 @@
 # before opset 13 (the input seen as 2-D at 'axis') and from 13 (one axis), run through
 # relaxc on lavapipe against NumPy; and the refusals of the training forms.
 #
-# RUN: %onnx_check %s --work %t | FileCheck %s
+# RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
 import numpy as np
 from onnx import helper

@@ -3,7 +3,7 @@
 # against NumPy.
 #
 # REQUIRES: vulkan-float16
-# RUN: %onnx_check %s --work %t | FileCheck %s
+# RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
 import numpy as np
 from onnx_check import check_node

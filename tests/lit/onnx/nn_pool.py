@@ -3,7 +3,7 @@
 # LpPool and GlobalLpPool, run through relaxc on lavapipe against the loop references of
 # Inputs/nn_reference.py; and the refusal of MaxPool's Indices.
 #
-# RUN: %onnx_check %s --work %t | FileCheck %s
+# RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
 import numpy as np
 from onnx import helper

@@ -5,7 +5,7 @@
 # attribute); CumSum (exclusive, reverse, a negative axis); run through relaxc on
 # lavapipe against NumPy; and the refusals.
 #
-# RUN: %onnx_check %s --work %t | FileCheck %s
+# RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
 import numpy as np
 from onnx import helper, TensorProto
