@@ -1,0 +1,464 @@
+// Converters of the elementwise ONNX operators: arithmetic, comparison and logic with
+// NumPy broadcasting, math functions, activations, Cast/CastLike, Clip, Where and the
+// variadic Sum/Mean/Max/Min. Each becomes Relax operators of ir/relax/ops/ (activations
+// without an operator of their own are composed from the elementwise ones). The
+// arithmetic ones also compute on Value::shape_elements, so that a shape taken with
+// Shape and scaled or offset (batch * heads, seq - 1) stays a symbolic shape.
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <limits>
+
+#include "frontend/onnx/converter.h"
+
+namespace relaxc::onnx_import {
+
+namespace {
+
+using relax::Expr;
+using relax::PrimExpr;
+
+const relax::TensorStructInfoNode& tensor_info(const Expr& expr) {
+  const auto* info = expr->struct_info.as<relax::TensorStructInfoNode>();
+  RELAXC_ICHECK(info != nullptr) << "the importer gives converters tensors only";
+  return *info;
+}
+
+DataType dtype_of(const Expr& expr) { return tensor_info(expr).dtype; }
+
+std::vector<Value> result(Expr expr) { return {Value{std::move(expr), {}, {}}}; }
+
+// A 0-d constant of `dtype` (broadcasts against any tensor of that dtype).
+Expr scalar(NodeContext& ctx, DataType dtype, double value) {
+  return ctx.constant_value(HostTensor::from_doubles(dtype, {}, {value})).expr;
+}
+
+Expr call(NodeContext& ctx, const std::string& op, std::vector<Expr> args, Attrs attrs = {}) {
+  return ctx.emit_op("relax." + op, std::move(args), std::move(attrs));
+}
+
+// ------------------------------------------------------------- shape arithmetic
+
+// The elements of a Value of rank 0 or 1 known as integer expressions: its
+// shape_elements, or the contents of an integer constant.
+std::optional<std::vector<PrimExpr>> known_elements(const Value& value) {
+  if (value.shape_elements) return value.shape_elements;
+  if (!value.constant || value.constant->shape.size() > 1 || !value.constant->dtype.is_integer()) {
+    return std::nullopt;
+  }
+  std::vector<PrimExpr> elements;
+  for (int64_t i = 0; i < value.constant->num_elements(); ++i) {
+    elements.push_back(tir::int_imm(DataType::Int(64), value.constant->element_as_int(i)));
+  }
+  return elements;
+}
+
+using ElementFn = std::function<PrimExpr(const PrimExpr&, const PrimExpr&)>;
+
+// `out` with shape_elements where every input's elements are known and the result is
+// an int64 tensor of rank 0 or 1: `fn` of the elements, a single element broadcasting.
+std::vector<Value> with_elements(NodeContext& ctx, Expr out, const ElementFn& fn) {
+  const relax::TensorStructInfoNode& info = tensor_info(out);
+  std::vector<Value> results = result(out);
+  if (info.dtype != DataType::Int(64) || info.ndim < 0 || info.ndim > 1) return results;
+  std::optional<std::vector<PrimExpr>> acc = known_elements(ctx.input(0));
+  for (size_t k = 1; acc && k < ctx.num_inputs(); ++k) {
+    std::optional<std::vector<PrimExpr>> next = known_elements(ctx.input(k));
+    if (!next) return results;
+    size_t n = std::max(acc->size(), next->size());
+    if ((acc->size() != n && acc->size() != 1) || (next->size() != n && next->size() != 1)) {
+      return results;
+    }
+    std::vector<PrimExpr> combined;
+    for (size_t i = 0; i < n; ++i) {
+      combined.push_back(ctx.builder().analyzer().simplify(
+          fn((*acc)[acc->size() == 1 ? 0 : i], (*next)[next->size() == 1 ? 0 : i])));
+    }
+    acc = std::move(combined);
+  }
+  results[0].shape_elements = std::move(acc);
+  return results;
+}
+
+// -------------------------------------------------------------------- dtypes
+
+// The Relax dtype of an ONNX element type, or nullopt where relaxc has none.
+std::optional<DataType> relax_dtype(int32_t elem_type) {
+  switch (elem_type) {
+    case onnx::TensorProto_DataType_FLOAT:
+      return DataType::Float(32);
+    case onnx::TensorProto_DataType_DOUBLE:
+      return DataType::Float(64);
+    case onnx::TensorProto_DataType_FLOAT16:
+      return DataType::Float(16);
+    case onnx::TensorProto_DataType_BFLOAT16:
+      return DataType::BFloat(16);
+    case onnx::TensorProto_DataType_INT8:
+      return DataType::Int(8);
+    case onnx::TensorProto_DataType_INT16:
+      return DataType::Int(16);
+    case onnx::TensorProto_DataType_INT32:
+      return DataType::Int(32);
+    case onnx::TensorProto_DataType_INT64:
+      return DataType::Int(64);
+    case onnx::TensorProto_DataType_UINT8:
+      return DataType::UInt(8);
+    case onnx::TensorProto_DataType_UINT16:
+      return DataType::UInt(16);
+    case onnx::TensorProto_DataType_UINT32:
+      return DataType::UInt(32);
+    case onnx::TensorProto_DataType_UINT64:
+      return DataType::UInt(64);
+    case onnx::TensorProto_DataType_BOOL:
+      return DataType::Bool();
+    default:
+      return std::nullopt;
+  }
+}
+
+// x converted to `dtype` with ONNX's rules: to bool, nonzero is true (a plain
+// conversion would keep the lowest bit); otherwise a C conversion (floats to integers
+// truncate toward zero).
+Expr convert(NodeContext& ctx, const Expr& x, DataType dtype) {
+  DataType from = dtype_of(x);
+  if (from == dtype) return x;
+  if (dtype.is_bool()) return call(ctx, "not_equal", {x, scalar(ctx, from, 0)});
+  return call(ctx, "astype", {x}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
+}
+
+// Cast's and CastLike's result, with the shape elements of an integer input kept when
+// the target is an integer type wide enough for shapes.
+std::vector<Value> cast_to(NodeContext& ctx, DataType dtype) {
+  Expr out = convert(ctx, ctx.tensor(0), dtype);
+  std::vector<Value> results = result(out);
+  std::optional<std::vector<PrimExpr>> elements = known_elements(ctx.input(0));
+  if (elements && dtype == DataType::Int(64) && dtype_of(ctx.tensor(0)).is_integer()) {
+    results[0].shape_elements = std::move(elements);
+  }
+  return results;
+}
+
+std::vector<Value> convert_cast(NodeContext& ctx) {
+  int64_t to = ctx.attr_int("to");
+  if (!onnx::TensorProto_DataType_IsValid(static_cast<int>(to))) {
+    ctx.invalid("attribute 'to' (" + std::to_string(to) + ") is no ONNX element type");
+  }
+  std::optional<DataType> dtype = relax_dtype(static_cast<int32_t>(to));
+  if (!dtype) {
+    ctx.unsupported("attribute 'to': relaxc has no tensors of element type " +
+                    onnx::TensorProto_DataType_Name(static_cast<int>(to)));
+  }
+  return cast_to(ctx, *dtype);
+}
+
+std::vector<Value> convert_cast_like(NodeContext& ctx) {
+  return cast_to(ctx, dtype_of(ctx.tensor(1)));
+}
+
+// ------------------------------------------------------------------ arithmetic
+
+// A binary operator with NumPy broadcasting; `elements` (if given) computes on shape
+// elements.
+Converter binary(const std::string& op, ElementFn elements = {}) {
+  return [op, elements](NodeContext& ctx) {
+    Expr out = call(ctx, op, {ctx.tensor(0), ctx.tensor(1)});
+    if (!elements) return result(out);
+    return with_elements(ctx, out, elements);
+  };
+}
+
+// Pow: since opset 12 the exponent may have another dtype than the base; the result has
+// the base's. A float exponent of an integer base is applied in float and the result
+// truncated, as a C conversion of the power.
+std::vector<Value> convert_pow(NodeContext& ctx) {
+  Expr base = ctx.tensor(0);
+  Expr exponent = ctx.tensor(1);
+  DataType base_dtype = dtype_of(base);
+  DataType exponent_dtype = dtype_of(exponent);
+  if (base_dtype.is_float() || !exponent_dtype.is_float()) {
+    return result(call(ctx, "power", {base, convert(ctx, exponent, base_dtype)}));
+  }
+  Expr power = call(ctx, "power", {convert(ctx, base, exponent_dtype), exponent});
+  return result(convert(ctx, power, base_dtype));
+}
+
+// Mod: fmod=1 takes the dividend's sign (C's fmod), fmod=0 the divisor's (Python's %),
+// which ONNX defines for integers only.
+std::vector<Value> convert_mod(NodeContext& ctx) {
+  int64_t fmod = ctx.attr_int("fmod", 0);
+  if (fmod != 0 && fmod != 1) {
+    ctx.invalid("attribute 'fmod' must be 0 or 1, got " + std::to_string(fmod));
+  }
+  if (fmod == 0 && dtype_of(ctx.tensor(0)).is_float()) {
+    ctx.invalid("attribute 'fmod' must be 1 for floating-point inputs (" +
+                dtype_of(ctx.tensor(0)).str() + ")");
+  }
+  Expr out = call(ctx, fmod == 1 ? "mod" : "floor_mod", {ctx.tensor(0), ctx.tensor(1)});
+  if (fmod == 1) return with_elements(ctx, out, [](auto a, auto b) { return tir::truncmod(a, b); });
+  return with_elements(ctx, out, [](auto a, auto b) { return tir::floormod(a, b); });
+}
+
+std::vector<Value> convert_bit_shift(NodeContext& ctx) {
+  std::string direction = ctx.attr_string("direction");
+  if (direction != "LEFT" && direction != "RIGHT") {
+    ctx.invalid("attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \"" + direction + "\"");
+  }
+  return result(call(ctx, direction == "LEFT" ? "left_shift" : "right_shift",
+                     {ctx.tensor(0), ctx.tensor(1)}));
+}
+
+// Sum, Mean, Max, Min: a left fold of a binary operator over every input (one input is
+// the identity).
+Converter variadic(const std::string& op, ElementFn elements) {
+  return [op, elements](NodeContext& ctx) {
+    if (ctx.num_inputs() == 0) ctx.invalid("expected at least one input");
+    Expr acc = ctx.tensor(0);
+    for (size_t k = 1; k < ctx.num_inputs(); ++k) acc = call(ctx, op, {acc, ctx.tensor(k)});
+    return with_elements(ctx, acc, elements);
+  };
+}
+
+std::vector<Value> convert_mean(NodeContext& ctx) {
+  Expr sum = ctx.tensor(0);
+  for (size_t k = 1; k < ctx.num_inputs(); ++k) sum = call(ctx, "add", {sum, ctx.tensor(k)});
+  auto count = static_cast<double>(ctx.num_inputs());
+  return result(call(ctx, "divide", {sum, scalar(ctx, dtype_of(sum), count)}));
+}
+
+// ------------------------------------------------------------------- unary math
+
+Converter unary(const std::string& op) {
+  return [op](NodeContext& ctx) { return result(call(ctx, op, {ctx.tensor(0)})); };
+}
+
+std::vector<Value> convert_reciprocal(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  return result(call(ctx, "divide", {scalar(ctx, dtype_of(x), 1), x}));
+}
+
+// IsInf(detect_positive, detect_negative): the infinities of the signs asked for.
+std::vector<Value> convert_is_inf(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  bool positive = ctx.attr_int("detect_positive", 1) != 0;
+  bool negative = ctx.attr_int("detect_negative", 1) != 0;
+  if (!positive && !negative) {
+    return result(
+        call(ctx, "zeros_like", {x}, Attrs({{"dtype", AttrValue::data_type(DataType::Bool())}})));
+  }
+  Expr inf = call(ctx, "isinf", {x});
+  if (positive && negative) return result(inf);
+  Expr sign = call(ctx, positive ? "greater" : "less", {x, scalar(ctx, dtype_of(x), 0)});
+  return result(call(ctx, "logical_and", {inf, sign}));
+}
+
+// -------------------------------------------------------------------- activations
+
+// x where x >= 0, else `negative`.
+Expr where_negative(NodeContext& ctx, const Expr& x, const Expr& negative) {
+  Expr is_negative = call(ctx, "less", {x, scalar(ctx, dtype_of(x), 0)});
+  return call(ctx, "where", {is_negative, negative, x});
+}
+
+std::vector<Value> convert_leaky_relu(NodeContext& ctx) {
+  double alpha = ctx.attr_float("alpha", 0.01);
+  return result(
+      call(ctx, "nn.leakyrelu", {ctx.tensor(0)}, Attrs({{"alpha", AttrValue::floating(alpha)}})));
+}
+
+// PRelu: the slope broadcasts to x (unidirectionally, since opset 7), so any slope shape
+// ONNX allows is a multiply with broadcasting.
+std::vector<Value> convert_prelu(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  return result(where_negative(ctx, x, call(ctx, "multiply", {x, ctx.tensor(1)})));
+}
+
+// alpha * (exp(x) - 1), the negative part of Elu and (scaled) Selu.
+Expr exp_minus_one(NodeContext& ctx, const Expr& x, double alpha) {
+  DataType dtype = dtype_of(x);
+  Expr expm1 = call(ctx, "subtract", {call(ctx, "exp", {x}), scalar(ctx, dtype, 1)});
+  return call(ctx, "multiply", {expm1, scalar(ctx, dtype, alpha)});
+}
+
+std::vector<Value> convert_elu(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  return result(where_negative(ctx, x, exp_minus_one(ctx, x, ctx.attr_float("alpha", 1.0))));
+}
+
+// Selu: gamma * x for x > 0, gamma * alpha * (exp(x) - 1) for x <= 0 (both 0 at 0).
+std::vector<Value> convert_selu(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  double alpha = ctx.attr_float("alpha", 1.67326319217681884765625);
+  double gamma = ctx.attr_float("gamma", 1.05070102214813232421875);
+  Expr elu = where_negative(ctx, x, exp_minus_one(ctx, x, alpha));
+  return result(call(ctx, "multiply", {elu, scalar(ctx, dtype_of(x), gamma)}));
+}
+
+// Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), the Elu of x / alpha scaled.
+std::vector<Value> convert_celu(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  double alpha = ctx.attr_float("alpha", 1.0);
+  if (alpha == 0.0) ctx.invalid("attribute 'alpha' must not be 0");
+  Expr scaled = call(ctx, "divide", {x, scalar(ctx, dtype_of(x), alpha)});
+  return result(where_negative(ctx, x, exp_minus_one(ctx, scaled, alpha)));
+}
+
+// max(0, min(1, alpha * x + beta)).
+Expr hard_sigmoid(NodeContext& ctx, const Expr& x, double alpha, double beta) {
+  DataType dtype = dtype_of(x);
+  Expr linear =
+      call(ctx, "add",
+           {call(ctx, "multiply", {x, scalar(ctx, dtype, alpha)}), scalar(ctx, dtype, beta)});
+  return call(ctx, "maximum",
+              {call(ctx, "minimum", {linear, scalar(ctx, dtype, 1)}), scalar(ctx, dtype, 0)});
+}
+
+std::vector<Value> convert_hard_sigmoid(NodeContext& ctx) {
+  return result(
+      hard_sigmoid(ctx, ctx.tensor(0), ctx.attr_float("alpha", 0.2), ctx.attr_float("beta", 0.5)));
+}
+
+std::vector<Value> convert_hard_swish(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  return result(call(ctx, "multiply", {x, hard_sigmoid(ctx, x, 1.0 / 6.0, 0.5)}));
+}
+
+// Softplus is log(exp(x) + 1); relax's softplus returns x itself past the threshold,
+// where the two agree to float precision.
+std::vector<Value> convert_softplus(NodeContext& ctx) {
+  return result(
+      call(ctx, "nn.softplus", {ctx.tensor(0)},
+           Attrs({{"beta", AttrValue::floating(1.0)}, {"threshold", AttrValue::floating(20.0)}})));
+}
+
+std::vector<Value> convert_softsign(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  Expr denominator = call(ctx, "add", {call(ctx, "abs", {x}), scalar(ctx, dtype_of(x), 1)});
+  return result(call(ctx, "divide", {x, denominator}));
+}
+
+std::vector<Value> convert_thresholded_relu(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  DataType dtype = dtype_of(x);
+  Expr above = call(ctx, "greater", {x, scalar(ctx, dtype, ctx.attr_float("alpha", 1.0))});
+  return result(call(ctx, "where", {above, x, scalar(ctx, dtype, 0)}));
+}
+
+// Shrink: x + bias below -lambd, x - bias above lambd, 0 between. On integer inputs the
+// constants convert toward zero, which keeps the strict comparisons exact (an integer
+// is above 1.5 exactly when it is above 1).
+std::vector<Value> convert_shrink(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  DataType dtype = dtype_of(x);
+  double bias = ctx.attr_float("bias", 0.0);
+  double lambd = ctx.attr_float("lambd", 0.5);
+  if (dtype.is_integer() && bias != std::trunc(bias)) {
+    ctx.unsupported("attribute 'bias' (" + std::to_string(bias) +
+                    ") is not a whole number, on an input of dtype " + dtype.str());
+  }
+  Expr below = call(ctx, "less", {x, scalar(ctx, dtype, -lambd)});
+  Expr above = call(ctx, "greater", {x, scalar(ctx, dtype, lambd)});
+  Expr middle =
+      call(ctx, "where",
+           {above, call(ctx, "subtract", {x, scalar(ctx, dtype, bias)}), scalar(ctx, dtype, 0)});
+  return result(
+      call(ctx, "where", {below, call(ctx, "add", {x, scalar(ctx, dtype, bias)}), middle}));
+}
+
+// ------------------------------------------------------------------------ Clip
+
+// Clip before opset 11: the bounds are attributes (absent: unbounded).
+std::vector<Value> convert_clip_6(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  DataType dtype = dtype_of(x);
+  if (ctx.has_attr("min")) x = call(ctx, "maximum", {x, scalar(ctx, dtype, ctx.attr_float("min"))});
+  if (ctx.has_attr("max")) x = call(ctx, "minimum", {x, scalar(ctx, dtype, ctx.attr_float("max"))});
+  return result(x);
+}
+
+// Clip from opset 11: the bounds are optional 0-d inputs, known or not at import.
+std::vector<Value> convert_clip_11(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  for (size_t k : {1, 2}) {
+    if (!ctx.has_input(k)) continue;
+    const relax::TensorStructInfoNode& bound = tensor_info(ctx.tensor(k));
+    if (bound.ndim > 0) {
+      ctx.invalid(std::string("input ") + std::to_string(k) + " '" + (k == 1 ? "min" : "max") +
+                  "' must be a scalar (0-d), got " + std::to_string(bound.ndim) + " dimensions");
+    }
+    x = call(ctx, k == 1 ? "maximum" : "minimum", {x, ctx.tensor(k)});
+  }
+  return result(x);
+}
+
+std::vector<Value> convert_where(NodeContext& ctx) {
+  return result(call(ctx, "where", {ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)}));
+}
+
+}  // namespace
+
+void register_elementwise_converters(ConverterTable& table) {
+  // relaxc imports opsets from 7; a converter registered at 1 or 6 covers every later
+  // opset in which the operator means the same (new dtypes only).
+  table.add("Add", 7, binary("add", [](auto a, auto b) { return a + b; }));
+  table.add("Sub", 7, binary("subtract", [](auto a, auto b) { return a - b; }));
+  table.add("Mul", 7, binary("multiply", [](auto a, auto b) { return a * b; }));
+  // Integer Div truncates toward zero (C's division, as ONNX Runtime computes it).
+  table.add("Div", 7, binary("divide", [](auto a, auto b) { return tir::truncdiv(a, b); }));
+  table.add("Pow", 7, convert_pow);
+  table.add("Mod", 10, convert_mod);
+  table.add("BitShift", 11, convert_bit_shift);
+  table.add("Sum", 6, variadic("add", [](auto a, auto b) { return a + b; }));
+  table.add("Mean", 6, convert_mean);
+  table.add("Max", 6, variadic("maximum", [](auto a, auto b) { return tir::max(a, b); }));
+  table.add("Min", 6, variadic("minimum", [](auto a, auto b) { return tir::min(a, b); }));
+
+  table.add("Equal", 7, binary("equal"));
+  table.add("Less", 7, binary("less"));
+  table.add("Greater", 7, binary("greater"));
+  table.add("LessOrEqual", 12, binary("less_equal"));
+  table.add("GreaterOrEqual", 12, binary("greater_equal"));
+  table.add("And", 7, binary("logical_and"));
+  table.add("Or", 7, binary("logical_or"));
+  table.add("Xor", 7, binary("logical_xor"));
+  table.add("Where", 9, convert_where);
+
+  struct Unary {
+    const char* onnx_op;
+    int64_t since;
+    const char* relax_op;
+  };
+  // Round halves to even, as relax.round does.
+  for (const Unary& u : std::initializer_list<Unary>{
+           {"Neg", 6, "negative"}, {"Abs", 6, "abs"},        {"Sign", 9, "sign"},
+           {"Floor", 6, "floor"},  {"Ceil", 6, "ceil"},      {"Round", 11, "round"},
+           {"Sqrt", 6, "sqrt"},    {"Exp", 6, "exp"},        {"Log", 6, "log"},
+           {"Tanh", 6, "tanh"},    {"Sin", 7, "sin"},        {"Cos", 7, "cos"},
+           {"Tan", 7, "tan"},      {"Asin", 7, "asin"},      {"Acos", 7, "acos"},
+           {"Atan", 7, "atan"},    {"Sinh", 9, "sinh"},      {"Cosh", 9, "cosh"},
+           {"Asinh", 9, "asinh"},  {"Acosh", 9, "acosh"},    {"Atanh", 9, "atanh"},
+           {"Erf", 9, "erf"},      {"IsNaN", 9, "isnan"},    {"Not", 1, "logical_not"},
+           {"Relu", 6, "nn.relu"}, {"Sigmoid", 6, "sigmoid"}}) {
+    table.add(u.onnx_op, u.since, unary(u.relax_op));
+  }
+  table.add("Reciprocal", 6, convert_reciprocal);
+  table.add("IsInf", 10, convert_is_inf);
+
+  table.add("LeakyRelu", 6, convert_leaky_relu);
+  table.add("PRelu", 7, convert_prelu);
+  table.add("Elu", 6, convert_elu);
+  table.add("Selu", 6, convert_selu);
+  table.add("Celu", 12, convert_celu);
+  table.add("HardSigmoid", 6, convert_hard_sigmoid);
+  table.add("HardSwish", 14, convert_hard_swish);
+  table.add("Softplus", 1, convert_softplus);
+  table.add("Softsign", 1, convert_softsign);
+  table.add("ThresholdedRelu", 10, convert_thresholded_relu);
+  table.add("Shrink", 9, convert_shrink);
+  table.add("Clip", 6, convert_clip_6);
+  table.add("Clip", 11, convert_clip_11);
+
+  table.add("Cast", 6, convert_cast);
+  table.add("CastLike", 15, convert_cast_like);
+}
+
+}  // namespace relaxc::onnx_import
