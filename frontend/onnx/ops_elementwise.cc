@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "frontend/onnx/converter.h"
+#include "frontend/onnx/tensor_proto.h"
 
 namespace relaxc::onnx_import {
 
@@ -24,7 +25,7 @@ const relax::TensorStructInfoNode& tensor_info(const Expr& expr) {
   return *info;
 }
 
-DataType dtype_of(const Expr& expr) { return tensor_info(expr).dtype; }
+DataType tensor_dtype(const Expr& expr) { return tensor_info(expr).dtype; }
 
 std::vector<Value> result(Expr expr) { return {Value{std::move(expr), {}, {}}}; }
 
@@ -82,45 +83,11 @@ std::vector<Value> with_elements(NodeContext& ctx, Expr out, const ElementFn& fn
 
 // -------------------------------------------------------------------- dtypes
 
-// The Relax dtype of an ONNX element type, or nullopt where relaxc has none.
-std::optional<DataType> relax_dtype(int32_t elem_type) {
-  switch (elem_type) {
-    case onnx::TensorProto_DataType_FLOAT:
-      return DataType::Float(32);
-    case onnx::TensorProto_DataType_DOUBLE:
-      return DataType::Float(64);
-    case onnx::TensorProto_DataType_FLOAT16:
-      return DataType::Float(16);
-    case onnx::TensorProto_DataType_BFLOAT16:
-      return DataType::BFloat(16);
-    case onnx::TensorProto_DataType_INT8:
-      return DataType::Int(8);
-    case onnx::TensorProto_DataType_INT16:
-      return DataType::Int(16);
-    case onnx::TensorProto_DataType_INT32:
-      return DataType::Int(32);
-    case onnx::TensorProto_DataType_INT64:
-      return DataType::Int(64);
-    case onnx::TensorProto_DataType_UINT8:
-      return DataType::UInt(8);
-    case onnx::TensorProto_DataType_UINT16:
-      return DataType::UInt(16);
-    case onnx::TensorProto_DataType_UINT32:
-      return DataType::UInt(32);
-    case onnx::TensorProto_DataType_UINT64:
-      return DataType::UInt(64);
-    case onnx::TensorProto_DataType_BOOL:
-      return DataType::Bool();
-    default:
-      return std::nullopt;
-  }
-}
-
 // x converted to `dtype` with ONNX's rules: to bool, nonzero is true (a plain
 // conversion would keep the lowest bit); otherwise a C conversion (floats to integers
 // truncate toward zero).
 Expr convert(NodeContext& ctx, const Expr& x, DataType dtype) {
-  DataType from = dtype_of(x);
+  DataType from = tensor_dtype(x);
   if (from == dtype) return x;
   if (dtype.is_bool()) return call(ctx, "not_equal", {x, scalar(ctx, from, 0)});
   return call(ctx, "astype", {x}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
@@ -132,7 +99,7 @@ std::vector<Value> cast_to(NodeContext& ctx, DataType dtype) {
   Expr out = convert(ctx, ctx.tensor(0), dtype);
   std::vector<Value> results = result(out);
   std::optional<std::vector<PrimExpr>> elements = known_elements(ctx.input(0));
-  if (elements && dtype == DataType::Int(64) && dtype_of(ctx.tensor(0)).is_integer()) {
+  if (elements && dtype == DataType::Int(64) && tensor_dtype(ctx.tensor(0)).is_integer()) {
     results[0].shape_elements = std::move(elements);
   }
   return results;
@@ -143,16 +110,16 @@ std::vector<Value> convert_cast(NodeContext& ctx) {
   if (!onnx::TensorProto_DataType_IsValid(static_cast<int>(to))) {
     ctx.invalid("attribute 'to' (" + std::to_string(to) + ") is no ONNX element type");
   }
-  std::optional<DataType> dtype = relax_dtype(static_cast<int32_t>(to));
+  std::optional<DataType> dtype = dtype_of(static_cast<int32_t>(to));
   if (!dtype) {
     ctx.unsupported("attribute 'to': relaxc has no tensors of element type " +
-                    onnx::TensorProto_DataType_Name(static_cast<int>(to)));
+                    onnx_type_name(static_cast<int32_t>(to)));
   }
   return cast_to(ctx, *dtype);
 }
 
 std::vector<Value> convert_cast_like(NodeContext& ctx) {
-  return cast_to(ctx, dtype_of(ctx.tensor(1)));
+  return cast_to(ctx, tensor_dtype(ctx.tensor(1)));
 }
 
 // ------------------------------------------------------------------ arithmetic
@@ -173,8 +140,8 @@ Converter binary(const std::string& op, ElementFn elements = {}) {
 std::vector<Value> convert_pow(NodeContext& ctx) {
   Expr base = ctx.tensor(0);
   Expr exponent = ctx.tensor(1);
-  DataType base_dtype = dtype_of(base);
-  DataType exponent_dtype = dtype_of(exponent);
+  DataType base_dtype = tensor_dtype(base);
+  DataType exponent_dtype = tensor_dtype(exponent);
   if (base_dtype.is_float() || !exponent_dtype.is_float()) {
     return result(call(ctx, "power", {base, convert(ctx, exponent, base_dtype)}));
   }
@@ -189,9 +156,9 @@ std::vector<Value> convert_mod(NodeContext& ctx) {
   if (fmod != 0 && fmod != 1) {
     ctx.invalid("attribute 'fmod' must be 0 or 1, got " + std::to_string(fmod));
   }
-  if (fmod == 0 && dtype_of(ctx.tensor(0)).is_float()) {
+  if (fmod == 0 && tensor_dtype(ctx.tensor(0)).is_float()) {
     ctx.invalid("attribute 'fmod' must be 1 for floating-point inputs (" +
-                dtype_of(ctx.tensor(0)).str() + ")");
+                tensor_dtype(ctx.tensor(0)).str() + ")");
   }
   Expr out = call(ctx, fmod == 1 ? "mod" : "floor_mod", {ctx.tensor(0), ctx.tensor(1)});
   if (fmod == 1) return with_elements(ctx, out, [](auto a, auto b) { return tir::truncmod(a, b); });
@@ -222,7 +189,7 @@ std::vector<Value> convert_mean(NodeContext& ctx) {
   Expr sum = ctx.tensor(0);
   for (size_t k = 1; k < ctx.num_inputs(); ++k) sum = call(ctx, "add", {sum, ctx.tensor(k)});
   auto count = static_cast<double>(ctx.num_inputs());
-  return result(call(ctx, "divide", {sum, scalar(ctx, dtype_of(sum), count)}));
+  return result(call(ctx, "divide", {sum, scalar(ctx, tensor_dtype(sum), count)}));
 }
 
 // ------------------------------------------------------------------- unary math
@@ -233,7 +200,7 @@ Converter unary(const std::string& op) {
 
 std::vector<Value> convert_reciprocal(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  return result(call(ctx, "divide", {scalar(ctx, dtype_of(x), 1), x}));
+  return result(call(ctx, "divide", {scalar(ctx, tensor_dtype(x), 1), x}));
 }
 
 // IsInf(detect_positive, detect_negative): the infinities of the signs asked for.
@@ -247,7 +214,7 @@ std::vector<Value> convert_is_inf(NodeContext& ctx) {
   }
   Expr inf = call(ctx, "isinf", {x});
   if (positive && negative) return result(inf);
-  Expr sign = call(ctx, positive ? "greater" : "less", {x, scalar(ctx, dtype_of(x), 0)});
+  Expr sign = call(ctx, positive ? "greater" : "less", {x, scalar(ctx, tensor_dtype(x), 0)});
   return result(call(ctx, "logical_and", {inf, sign}));
 }
 
@@ -255,7 +222,7 @@ std::vector<Value> convert_is_inf(NodeContext& ctx) {
 
 // x where x >= 0, else `negative`.
 Expr where_negative(NodeContext& ctx, const Expr& x, const Expr& negative) {
-  Expr is_negative = call(ctx, "less", {x, scalar(ctx, dtype_of(x), 0)});
+  Expr is_negative = call(ctx, "less", {x, scalar(ctx, tensor_dtype(x), 0)});
   return call(ctx, "where", {is_negative, negative, x});
 }
 
@@ -274,7 +241,7 @@ std::vector<Value> convert_prelu(NodeContext& ctx) {
 
 // alpha * (exp(x) - 1), the negative part of Elu and (scaled) Selu.
 Expr exp_minus_one(NodeContext& ctx, const Expr& x, double alpha) {
-  DataType dtype = dtype_of(x);
+  DataType dtype = tensor_dtype(x);
   Expr expm1 = call(ctx, "subtract", {call(ctx, "exp", {x}), scalar(ctx, dtype, 1)});
   return call(ctx, "multiply", {expm1, scalar(ctx, dtype, alpha)});
 }
@@ -290,7 +257,7 @@ std::vector<Value> convert_selu(NodeContext& ctx) {
   double alpha = ctx.attr_float("alpha", 1.67326319217681884765625);
   double gamma = ctx.attr_float("gamma", 1.05070102214813232421875);
   Expr elu = where_negative(ctx, x, exp_minus_one(ctx, x, alpha));
-  return result(call(ctx, "multiply", {elu, scalar(ctx, dtype_of(x), gamma)}));
+  return result(call(ctx, "multiply", {elu, scalar(ctx, tensor_dtype(x), gamma)}));
 }
 
 // Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), the Elu of x / alpha scaled.
@@ -298,13 +265,13 @@ std::vector<Value> convert_celu(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
   double alpha = ctx.attr_float("alpha", 1.0);
   if (alpha == 0.0) ctx.invalid("attribute 'alpha' must not be 0");
-  Expr scaled = call(ctx, "divide", {x, scalar(ctx, dtype_of(x), alpha)});
+  Expr scaled = call(ctx, "divide", {x, scalar(ctx, tensor_dtype(x), alpha)});
   return result(where_negative(ctx, x, exp_minus_one(ctx, scaled, alpha)));
 }
 
 // max(0, min(1, alpha * x + beta)).
 Expr hard_sigmoid(NodeContext& ctx, const Expr& x, double alpha, double beta) {
-  DataType dtype = dtype_of(x);
+  DataType dtype = tensor_dtype(x);
   Expr linear =
       call(ctx, "add",
            {call(ctx, "multiply", {x, scalar(ctx, dtype, alpha)}), scalar(ctx, dtype, beta)});
@@ -332,13 +299,13 @@ std::vector<Value> convert_softplus(NodeContext& ctx) {
 
 std::vector<Value> convert_softsign(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  Expr denominator = call(ctx, "add", {call(ctx, "abs", {x}), scalar(ctx, dtype_of(x), 1)});
+  Expr denominator = call(ctx, "add", {call(ctx, "abs", {x}), scalar(ctx, tensor_dtype(x), 1)});
   return result(call(ctx, "divide", {x, denominator}));
 }
 
 std::vector<Value> convert_thresholded_relu(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  DataType dtype = dtype_of(x);
+  DataType dtype = tensor_dtype(x);
   Expr above = call(ctx, "greater", {x, scalar(ctx, dtype, ctx.attr_float("alpha", 1.0))});
   return result(call(ctx, "where", {above, x, scalar(ctx, dtype, 0)}));
 }
@@ -348,7 +315,7 @@ std::vector<Value> convert_thresholded_relu(NodeContext& ctx) {
 // is above 1.5 exactly when it is above 1).
 std::vector<Value> convert_shrink(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  DataType dtype = dtype_of(x);
+  DataType dtype = tensor_dtype(x);
   double bias = ctx.attr_float("bias", 0.0);
   double lambd = ctx.attr_float("lambd", 0.5);
   if (dtype.is_integer() && bias != std::trunc(bias)) {
@@ -369,7 +336,7 @@ std::vector<Value> convert_shrink(NodeContext& ctx) {
 // Clip before opset 11: the bounds are attributes (absent: unbounded).
 std::vector<Value> convert_clip_6(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  DataType dtype = dtype_of(x);
+  DataType dtype = tensor_dtype(x);
   if (ctx.has_attr("min")) x = call(ctx, "maximum", {x, scalar(ctx, dtype, ctx.attr_float("min"))});
   if (ctx.has_attr("max")) x = call(ctx, "minimum", {x, scalar(ctx, dtype, ctx.attr_float("max"))});
   return result(x);
