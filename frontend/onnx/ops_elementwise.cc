@@ -7,7 +7,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
-#include <limits>
+#include <sstream>
 
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/tensor_proto.h"
@@ -319,8 +319,10 @@ std::vector<Value> convert_shrink(NodeContext& ctx) {
   double bias = ctx.attr_float("bias", 0.0);
   double lambd = ctx.attr_float("lambd", 0.5);
   if (dtype.is_integer() && bias != std::trunc(bias)) {
-    ctx.unsupported("attribute 'bias' (" + std::to_string(bias) +
-                    ") is not a whole number, on an input of dtype " + dtype.str());
+    std::ostringstream message;
+    message << "attribute 'bias' (" << bias << ") is not a whole number, on an input of dtype "
+            << dtype.str();
+    ctx.unsupported(message.str());
   }
   Expr below = call(ctx, "less", {x, scalar(ctx, dtype, -lambd)});
   Expr above = call(ctx, "greater", {x, scalar(ctx, dtype, lambd)});
