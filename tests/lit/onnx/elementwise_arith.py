@@ -97,6 +97,13 @@ check_node("Pow", {"x": np.int32([1, 2, 3, 9]), "e": np.float32([4, 5, 6, 0.5])}
            lambda x, e: np.power(x, e).astype(np.int32), name="Pow int32 ** float32")
 # CHECK: ok: Pow int32 ** float32
 
+# Pow of negative bases (x ** 2 and x ** 3 in exported LayerNorm and GELU): whole
+# exponents give signed results.
+signed = rng.uniform(-3, 3, (5, 3)).astype(np.float32)
+check_node("Pow", {"x": signed, "e": np.float32([2, 3, -1])}, lambda x, e: np.power(x, e),
+           name="Pow of negative bases")
+# CHECK: ok: Pow of negative bases
+
 # BitShift on unsigned integers, the shift amounts broadcasting.
 shifted = rng.integers(0, 1 << 16, (3, 4)).astype(np.uint32)
 amounts = np.uint32([0, 1, 7, 15])
