@@ -94,7 +94,7 @@ Expr convert(NodeContext& ctx, const Expr& x, DataType dtype) {
 }
 
 // Cast's and CastLike's result, with the shape elements of an integer input kept when
-// the target is an integer type wide enough for shapes.
+// the target is int64 (the dtype of shapes).
 std::vector<Value> cast_to(NodeContext& ctx, DataType dtype) {
   Expr out = convert(ctx, ctx.tensor(0), dtype);
   std::vector<Value> results = result(out);
