@@ -1,8 +1,8 @@
 // Converters of the elementwise ONNX operators: arithmetic, comparison and logic with
 // NumPy broadcasting, math functions, activations, Cast/CastLike, Clip, Where and the
-// variadic Sum/Mean/Max/Min. Each becomes Relax operators of ir/relax/ops/ (activations
-// without an operator of their own are composed from the elementwise ones). The
-// arithmetic ones also compute on Value::shape_elements, so that a shape taken with
+// variadic Sum/Mean/Max/Min, QuantizeLinear/DequantizeLinear. Each becomes Relax operators of
+// ir/relax/ops/ (activations without an operator of their own are composed from the elementwise
+// ones). The arithmetic ones also compute on Value::shape_elements, so that a shape taken with
 // Shape and scaled or offset (batch * heads, seq - 1) stays a symbolic shape.
 #include <onnx/onnx_pb.h>
 
@@ -363,6 +363,64 @@ std::vector<Value> convert_where(NodeContext& ctx) {
   return result(call(ctx, "where", {ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)}));
 }
 
+// ------------------------------------------------------------------ quantization
+
+// A quantization parameter (scale or zero point) shaped to broadcast against x: a scalar
+// as it is, a 1-D one (one per channel of attribute 'axis', opset 13 on) with trailing
+// dims of 1.
+Expr along_axis(NodeContext& ctx, size_t input, const Expr& x) {
+  Expr param = ctx.tensor(input);
+  int ndim = tensor_info(param).ndim;
+  if (ndim == 0) return param;
+  int64_t rank = tensor_info(x).ndim;
+  if (ndim != 1) {
+    ctx.invalid("input " + std::to_string(input) + " must be a scalar or 1-D, got " +
+                std::to_string(ndim) + " dimensions");
+  }
+  int64_t axis = ctx.attr_int("axis", 1);
+  if (axis < -rank || axis >= rank) {
+    ctx.invalid("attribute 'axis' (" + std::to_string(axis) + ") is out of range for input 0 of " +
+                std::to_string(rank) + " dimensions");
+  }
+  if (axis < 0) axis += rank;
+  std::vector<int64_t> trailing;
+  for (int64_t k = 1; k < rank - axis; ++k) trailing.push_back(k);
+  if (trailing.empty()) return param;
+  return call(ctx, "expand_dims", {param}, Attrs({{"axis", AttrValue::int_list(trailing)}}));
+}
+
+// DequantizeLinear: (x - zero_point) * scale, the difference taken in int32.
+std::vector<Value> convert_dequantize_linear(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  Expr scale = along_axis(ctx, 1, x);
+  Expr difference = convert(ctx, x, DataType::Int(32));
+  if (ctx.has_input(2)) {
+    Expr zero_point = convert(ctx, along_axis(ctx, 2, x), DataType::Int(32));
+    difference = call(ctx, "subtract", {difference, zero_point});
+  }
+  Expr real = convert(ctx, difference, tensor_dtype(scale));
+  return result(call(ctx, "multiply", {real, scale}));
+}
+
+// QuantizeLinear: round(x / scale) + zero_point (halves to even), saturated to the
+// zero point's type (uint8 without one).
+std::vector<Value> convert_quantize_linear(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  Expr scale = along_axis(ctx, 1, x);
+  DataType real = tensor_dtype(scale);
+  DataType quantized = ctx.has_input(2) ? tensor_dtype(ctx.tensor(2)) : DataType::UInt(8);
+  if (quantized != DataType::UInt(8) && quantized != DataType::Int(8)) {
+    ctx.invalid("input 2 'y_zero_point' must be uint8 or int8, got " + quantized.str());
+  }
+  Expr q = call(ctx, "round", {call(ctx, "divide", {convert(ctx, x, real), scale})});
+  if (ctx.has_input(2)) q = call(ctx, "add", {q, convert(ctx, along_axis(ctx, 2, x), real)});
+  double low = quantized.is_uint() ? 0 : -128;
+  double high = quantized.is_uint() ? 255 : 127;
+  q = call(ctx, "minimum",
+           {call(ctx, "maximum", {q, scalar(ctx, real, low)}), scalar(ctx, real, high)});
+  return result(convert(ctx, q, quantized));
+}
+
 }  // namespace
 
 void register_elementwise_converters(ConverterTable& table) {
@@ -426,6 +484,9 @@ void register_elementwise_converters(ConverterTable& table) {
   table.add("Clip", 6, convert_clip_6);
   table.add("Clip", 11, convert_clip_11);
 
+  // Opset 13 added per-axis parameters (attribute 'axis'); opset 10's are scalars.
+  table.add("QuantizeLinear", 10, convert_quantize_linear);
+  table.add("DequantizeLinear", 10, convert_dequantize_linear);
   table.add("Cast", 6, convert_cast);
   table.add("CastLike", 15, convert_cast_like);
 }

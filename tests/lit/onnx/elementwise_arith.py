@@ -118,3 +118,31 @@ check_node("BitShift", {"x": shifted.astype(np.uint8), "s": np.uint8([1])},
 check_node("Add", {"x": f64.astype(np.float32), "c": np.float32([1, 2, 3])},
            lambda x, c: x + c, constants={"c"}, name="Add of an initializer")
 # CHECK: ok: Add of an initializer
+
+# QuantizeLinear (round halves to even, saturate to the zero point's type, uint8 without
+# one) and DequantizeLinear, per tensor and per channel (axis 1 of NCHW, axis -1).
+real = np.float32([-300, -2.5, -1.5, 0, 0.5, 1.5, 2.5, 127, 300]).reshape(1, 9)
+check_node("QuantizeLinear", {"x": real, "s": np.float32(1), "z": np.int8(-1)},
+           lambda x, s, z: np.clip(np.round(x / s) + z, -128, 127).astype(np.int8),
+           name="QuantizeLinear int8")
+# CHECK: ok: QuantizeLinear int8
+check_node("QuantizeLinear", {"x": real, "s": np.float32(2)},
+           lambda x, s: np.clip(np.round(x / s), 0, 255).astype(np.uint8),
+           name="QuantizeLinear uint8 without zero point")
+# CHECK: ok: QuantizeLinear uint8 without zero point
+nchw = rng.uniform(-50, 50, (2, 3, 2, 2)).astype(np.float32)
+scales, points = np.float32([0.5, 1, 2]), np.uint8([0, 128, 10])
+per_channel = (slice(None), None, None)
+check_node("QuantizeLinear", {"x": nchw, "s": scales, "z": points},
+           lambda x, s, z: np.clip(np.round(x / s[per_channel]) + z[per_channel], 0,
+                                   255).astype(np.uint8), name="QuantizeLinear per channel")
+# CHECK: ok: QuantizeLinear per channel
+codes = rng.integers(0, 256, (2, 3, 2, 2)).astype(np.uint8)
+check_node("DequantizeLinear", {"x": codes, "s": scales, "z": points},
+           lambda x, s, z: ((x.astype(np.int32) - z[per_channel]) * s[per_channel]).astype(
+               np.float32), name="DequantizeLinear per channel")
+# CHECK: ok: DequantizeLinear per channel
+check_node("DequantizeLinear", {"x": codes.astype(np.int8), "s": np.float32([0.5, 0.25])},
+           lambda x, s: (x.astype(np.float32) * s), attrs={"axis": -1},
+           name="DequantizeLinear int8 axis -1")
+# CHECK: ok: DequantizeLinear int8 axis -1

@@ -73,3 +73,15 @@ expect_error("Add float32 + int32", make_model(
     [tensor_info("y", np.float32, [1, 3])]), [x, i], "Add")
 # CHECK-LABEL: ok: Add float32 + int32
 # CHECK-NEXT: error: {{.*}}: node 'n' (Add, opset 13): R.add: operand dtypes differ: float32 (x1) vs int32 (x2)
+
+# Quantization parameters are scalars or one per channel of 'axis'.
+scale2d = np.float32([[1, 2]])
+expect_error("QuantizeLinear 2-d scale", one_node("QuantizeLinear", [("x", x), ("s", scale2d)],
+                                                  np.uint8), [x, scale2d], "invalid")
+# CHECK-LABEL: ok: QuantizeLinear 2-d scale
+# CHECK-NEXT: error: {{.*}}: node 'n' (QuantizeLinear, opset 13): invalid: input 1 must be a scalar or 1-D, got 2 dimensions
+scale1d = np.float32([1, 2, 3])
+expect_error("DequantizeLinear axis", one_node("DequantizeLinear", [("q", i), ("s", scale1d)],
+                                               np.float32, axis=2), [i, scale1d], "invalid")
+# CHECK-LABEL: ok: DequantizeLinear axis
+# CHECK-NEXT: error: {{.*}}: node 'n' (DequantizeLinear, opset 13): invalid: attribute 'axis' (2) is out of range for input 0 of 2 dimensions
