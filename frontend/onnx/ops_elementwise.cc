@@ -1,6 +1,6 @@
 // Converters of the elementwise ONNX operators: arithmetic, comparison and logic with
 // NumPy broadcasting, math functions, activations, Cast/CastLike, Clip, Where and the
-// variadic Sum/Mean/Max/Min, QuantizeLinear/DequantizeLinear. Each becomes Relax operators of
+// variadic Sum/Mean/Max/Min, (Dynamic)QuantizeLinear/DequantizeLinear. Each becomes Relax operators of
 // ir/relax/ops/ (activations without an operator of their own are composed from the elementwise
 // ones). The arithmetic ones also compute on Value::shape_elements, so that a shape taken with
 // Shape and scaled or offset (batch * heads, seq - 1) stays a symbolic shape.
@@ -421,6 +421,28 @@ std::vector<Value> convert_quantize_linear(NodeContext& ctx) {
   return result(convert(ctx, q, quantized));
 }
 
+// DynamicQuantizeLinear: uint8 quantization of x over the range of its values widened to
+// hold 0; the scale and zero point are outputs too.
+std::vector<Value> convert_dynamic_quantize_linear(NodeContext& ctx) {
+  Expr x = ctx.tensor(0);
+  DataType real = tensor_dtype(x);
+  Attrs all_axes({{"axis", AttrValue::none()}, {"keepdims", AttrValue::boolean(false)}});
+  Expr zero = scalar(ctx, real, 0);
+  // v saturated to [0, 255].
+  auto saturate = [&](const Expr& v) {
+    return call(ctx, "minimum", {call(ctx, "maximum", {v, zero}), scalar(ctx, real, 255)});
+  };
+  auto round = [&](const Expr& v) { return call(ctx, "round", {v}); };
+  Expr low = call(ctx, "minimum", {call(ctx, "min", {x}, all_axes), zero});
+  Expr high = call(ctx, "maximum", {call(ctx, "max", {x}, all_axes), zero});
+  Expr scale = call(ctx, "divide", {call(ctx, "subtract", {high, low}), scalar(ctx, real, 255)});
+  Expr point = saturate(round(call(ctx, "negative", {call(ctx, "divide", {low, scale})})));
+  // Rounded before the zero point is added: halves go to even of x / scale.
+  Expr y = saturate(call(ctx, "add", {round(call(ctx, "divide", {x, scale})), point}));
+  return {Value{convert(ctx, y, DataType::UInt(8)), {}, {}}, Value{scale, {}, {}},
+          Value{convert(ctx, point, DataType::UInt(8)), {}, {}}};
+}
+
 }  // namespace
 
 void register_elementwise_converters(ConverterTable& table) {
@@ -487,6 +509,7 @@ void register_elementwise_converters(ConverterTable& table) {
   // Opset 13 added per-axis parameters (attribute 'axis'); opset 10's are scalars.
   table.add("QuantizeLinear", 10, convert_quantize_linear);
   table.add("DequantizeLinear", 10, convert_dequantize_linear);
+  table.add("DynamicQuantizeLinear", 11, convert_dynamic_quantize_linear);
   table.add("Cast", 6, convert_cast);
   table.add("CastLike", 15, convert_cast_like);
 }

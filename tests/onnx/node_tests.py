@@ -57,7 +57,7 @@ FAMILIES = {
         Round Sqrt Exp Log Tanh Sin Cos Tan Asin Acos Atan Sinh Cosh Asinh Acosh Atanh Erf
         IsNaN IsInf Relu Sigmoid LeakyRelu PRelu Elu Selu Celu HardSigmoid HardSwish
         Softplus Softsign ThresholdedRelu Shrink Clip Cast CastLike QuantizeLinear
-        DequantizeLinear""",
+        DequantizeLinear DynamicQuantizeLinear""",
     "nn": """Gemm MatMul Einsum Conv ConvTranspose MaxPool AveragePool GlobalAveragePool
         GlobalMaxPool LpPool GlobalLpPool BatchNormalization LayerNormalization
         GroupNormalization InstanceNormalization Softmax LogSoftmax Hardmax LRN""",

@@ -146,3 +146,24 @@ check_node("DequantizeLinear", {"x": codes.astype(np.int8), "s": np.float32([0.5
            lambda x, s: (x.astype(np.float32) * s), attrs={"axis": -1},
            name="DequantizeLinear int8 axis -1")
 # CHECK: ok: DequantizeLinear int8 axis -1
+
+# DynamicQuantizeLinear: the range of x widened to hold 0 gives the scale and the zero
+# point; x / scale is rounded (halves to even) before the zero point is added.
+
+
+def dynamic_quantize(x):
+    low, high = min(0.0, float(x.min())), max(0.0, float(x.max()))
+    scale = np.float32((high - low) / 255)
+    point = np.clip(np.round(-low / scale), 0, 255)
+    y = np.clip(np.round(x / scale) + point, 0, 255)
+    return y.astype(np.uint8), scale, np.uint8(point)
+
+
+dynamic = make_model([helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "scale", "point"])],
+                     [tensor_info("x", np.float32, ["n", 3])],
+                     [tensor_info("y", np.uint8, ["n", 3]), tensor_info("scale", np.float32, []),
+                      tensor_info("point", np.uint8, [])], opset=11)
+check_model("DynamicQuantizeLinear", dynamic,
+            [{"x": rng.uniform(-4, 9, (5, 3)).astype(np.float32)},
+             {"x": rng.uniform(1, 2, (2, 3)).astype(np.float32)}], dynamic_quantize)
+# CHECK: ok: DynamicQuantizeLinear
