@@ -1,9 +1,10 @@
 // Converters of the elementwise ONNX operators: arithmetic, comparison and logic with
-// NumPy broadcasting, math functions, activations, Cast/CastLike, Clip, Where and the
-// variadic Sum/Mean/Max/Min, (Dynamic)QuantizeLinear/DequantizeLinear. Each becomes Relax operators of
-// ir/relax/ops/ (activations without an operator of their own are composed from the elementwise
-// ones). The arithmetic ones also compute on Value::shape_elements, so that a shape taken with
-// Shape and scaled or offset (batch * heads, seq - 1) stays a symbolic shape.
+// NumPy broadcasting, math functions, activations, Cast/CastLike, Clip, Where, the
+// variadic Sum/Mean/Max/Min, and (Dynamic)QuantizeLinear/DequantizeLinear. Each becomes
+// Relax operators of ir/relax/ops/ (activations without an operator of their own are
+// composed from the elementwise ones). The arithmetic ones also compute on
+// Value::shape_elements, so that a shape taken with Shape and scaled or offset
+// (batch * heads, seq - 1) stays a symbolic shape.
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
