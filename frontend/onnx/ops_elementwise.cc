@@ -2,9 +2,8 @@
 // NumPy broadcasting, math functions, activations, Cast/CastLike, Clip, Where, the
 // variadic Sum/Mean/Max/Min, and (Dynamic)QuantizeLinear/DequantizeLinear. Each becomes
 // Relax operators of ir/relax/ops/ (activations without an operator of their own are
-// composed from the elementwise ones). The arithmetic ones also compute on
-// Value::shape_elements, so that a shape taken with Shape and scaled or offset
-// (batch * heads, seq - 1) stays a symbolic shape.
+// composed from the elementwise ones). Arithmetic on shapes never reaches them: the
+// importer folds it first (shape_values.h).
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
@@ -18,7 +17,6 @@ namespace relaxc::onnx_import {
 namespace {
 
 using relax::Expr;
-using relax::PrimExpr;
 
 const relax::TensorStructInfoNode& tensor_info(const Expr& expr) {
   const auto* info = expr->struct_info.as<relax::TensorStructInfoNode>();
@@ -39,49 +37,6 @@ Expr call(NodeContext& ctx, const std::string& op, std::vector<Expr> args, Attrs
   return ctx.emit_op("relax." + op, std::move(args), std::move(attrs));
 }
 
-// ------------------------------------------------------------- shape arithmetic
-
-// The elements of a Value of rank 0 or 1 known as integer expressions: its
-// shape_elements, or the contents of an integer constant.
-std::optional<std::vector<PrimExpr>> known_elements(const Value& value) {
-  if (value.shape_elements) return value.shape_elements;
-  if (!value.constant || value.constant->shape.size() > 1 || !value.constant->dtype.is_integer()) {
-    return std::nullopt;
-  }
-  std::vector<PrimExpr> elements;
-  for (int64_t i = 0; i < value.constant->num_elements(); ++i) {
-    elements.push_back(tir::int_imm(DataType::Int(64), value.constant->element_as_int(i)));
-  }
-  return elements;
-}
-
-using ElementFn = std::function<PrimExpr(const PrimExpr&, const PrimExpr&)>;
-
-// `out` with shape_elements where every input's elements are known and the result is
-// an int64 tensor of rank 0 or 1: `fn` of the elements, a single element broadcasting.
-std::vector<Value> with_elements(NodeContext& ctx, Expr out, const ElementFn& fn) {
-  const relax::TensorStructInfoNode& info = tensor_info(out);
-  std::vector<Value> results = result(out);
-  if (info.dtype != DataType::Int(64) || info.ndim < 0 || info.ndim > 1) return results;
-  std::optional<std::vector<PrimExpr>> acc = known_elements(ctx.input(0));
-  for (size_t k = 1; acc && k < ctx.num_inputs(); ++k) {
-    std::optional<std::vector<PrimExpr>> next = known_elements(ctx.input(k));
-    if (!next) return results;
-    size_t n = std::max(acc->size(), next->size());
-    if ((acc->size() != n && acc->size() != 1) || (next->size() != n && next->size() != 1)) {
-      return results;
-    }
-    std::vector<PrimExpr> combined;
-    for (size_t i = 0; i < n; ++i) {
-      combined.push_back(ctx.builder().analyzer().simplify(
-          fn((*acc)[acc->size() == 1 ? 0 : i], (*next)[next->size() == 1 ? 0 : i])));
-    }
-    acc = std::move(combined);
-  }
-  results[0].shape_elements = std::move(acc);
-  return results;
-}
-
 // -------------------------------------------------------------------- dtypes
 
 // x converted to `dtype` with ONNX's rules: to bool, nonzero is true (a plain
@@ -94,18 +49,6 @@ Expr convert(NodeContext& ctx, const Expr& x, DataType dtype) {
   return call(ctx, "astype", {x}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
 }
 
-// Cast's and CastLike's result, with the shape elements of an integer input kept when
-// the target is int64 (the dtype of shapes).
-std::vector<Value> cast_to(NodeContext& ctx, DataType dtype) {
-  Expr out = convert(ctx, ctx.tensor(0), dtype);
-  std::vector<Value> results = result(out);
-  std::optional<std::vector<PrimExpr>> elements = known_elements(ctx.input(0));
-  if (elements && dtype == DataType::Int(64) && tensor_dtype(ctx.tensor(0)).is_integer()) {
-    results[0].shape_elements = std::move(elements);
-  }
-  return results;
-}
-
 std::vector<Value> convert_cast(NodeContext& ctx) {
   int64_t to = ctx.attr_int("to");
   if (!onnx::TensorProto_DataType_IsValid(static_cast<int>(to))) {
@@ -116,23 +59,18 @@ std::vector<Value> convert_cast(NodeContext& ctx) {
     ctx.unsupported("attribute 'to': relaxc has no tensors of element type " +
                     onnx_type_name(static_cast<int32_t>(to)));
   }
-  return cast_to(ctx, *dtype);
+  return result(convert(ctx, ctx.tensor(0), *dtype));
 }
 
 std::vector<Value> convert_cast_like(NodeContext& ctx) {
-  return cast_to(ctx, tensor_dtype(ctx.tensor(1)));
+  return result(convert(ctx, ctx.tensor(0), tensor_dtype(ctx.tensor(1))));
 }
 
 // ------------------------------------------------------------------ arithmetic
 
-// A binary operator with NumPy broadcasting; `elements` (if given) computes on shape
-// elements.
-Converter binary(const std::string& op, ElementFn elements = {}) {
-  return [op, elements](NodeContext& ctx) {
-    Expr out = call(ctx, op, {ctx.tensor(0), ctx.tensor(1)});
-    if (!elements) return result(out);
-    return with_elements(ctx, out, elements);
-  };
+// A binary operator with NumPy broadcasting.
+Converter binary(const std::string& op) {
+  return [op](NodeContext& ctx) { return result(call(ctx, op, {ctx.tensor(0), ctx.tensor(1)})); };
 }
 
 // Pow: since opset 12 the exponent may have another dtype than the base; the result has
@@ -161,9 +99,7 @@ std::vector<Value> convert_mod(NodeContext& ctx) {
     ctx.invalid("attribute 'fmod' must be 1 for floating-point inputs (" +
                 tensor_dtype(ctx.tensor(0)).str() + ")");
   }
-  Expr out = call(ctx, fmod == 1 ? "mod" : "floor_mod", {ctx.tensor(0), ctx.tensor(1)});
-  if (fmod == 1) return with_elements(ctx, out, [](auto a, auto b) { return tir::truncmod(a, b); });
-  return with_elements(ctx, out, [](auto a, auto b) { return tir::floormod(a, b); });
+  return result(call(ctx, fmod == 1 ? "mod" : "floor_mod", {ctx.tensor(0), ctx.tensor(1)}));
 }
 
 std::vector<Value> convert_bit_shift(NodeContext& ctx) {
@@ -175,20 +111,21 @@ std::vector<Value> convert_bit_shift(NodeContext& ctx) {
                      {ctx.tensor(0), ctx.tensor(1)}));
 }
 
-// Sum, Mean, Max, Min: a left fold of a binary operator over every input (one input is
-// the identity).
-Converter variadic(const std::string& op, ElementFn elements) {
-  return [op, elements](NodeContext& ctx) {
-    if (ctx.num_inputs() == 0) ctx.invalid("expected at least one input");
-    Expr acc = ctx.tensor(0);
-    for (size_t k = 1; k < ctx.num_inputs(); ++k) acc = call(ctx, op, {acc, ctx.tensor(k)});
-    return with_elements(ctx, acc, elements);
-  };
+// A left fold of a binary operator over every input (one input is the identity): Sum,
+// Max, Min and Mean's sum.
+Expr fold(NodeContext& ctx, const std::string& op) {
+  if (ctx.num_inputs() == 0) ctx.invalid("expected at least one input");
+  Expr acc = ctx.tensor(0);
+  for (size_t k = 1; k < ctx.num_inputs(); ++k) acc = call(ctx, op, {acc, ctx.tensor(k)});
+  return acc;
+}
+
+Converter variadic(const std::string& op) {
+  return [op](NodeContext& ctx) { return result(fold(ctx, op)); };
 }
 
 std::vector<Value> convert_mean(NodeContext& ctx) {
-  Expr sum = ctx.tensor(0);
-  for (size_t k = 1; k < ctx.num_inputs(); ++k) sum = call(ctx, "add", {sum, ctx.tensor(k)});
+  Expr sum = fold(ctx, "add");
   auto count = static_cast<double>(ctx.num_inputs());
   return result(call(ctx, "divide", {sum, scalar(ctx, tensor_dtype(sum), count)}));
 }
@@ -449,18 +386,18 @@ std::vector<Value> convert_dynamic_quantize_linear(NodeContext& ctx) {
 void register_elementwise_converters(ConverterTable& table) {
   // relaxc imports opsets from 7; a converter registered at 1 or 6 covers every later
   // opset in which the operator means the same (new dtypes only).
-  table.add("Add", 7, binary("add", [](auto a, auto b) { return a + b; }));
-  table.add("Sub", 7, binary("subtract", [](auto a, auto b) { return a - b; }));
-  table.add("Mul", 7, binary("multiply", [](auto a, auto b) { return a * b; }));
+  table.add("Add", 7, binary("add"));
+  table.add("Sub", 7, binary("subtract"));
+  table.add("Mul", 7, binary("multiply"));
   // Integer Div truncates toward zero (C's division, as ONNX Runtime computes it).
-  table.add("Div", 7, binary("divide", [](auto a, auto b) { return tir::truncdiv(a, b); }));
+  table.add("Div", 7, binary("divide"));
   table.add("Pow", 7, convert_pow);
   table.add("Mod", 10, convert_mod);
   table.add("BitShift", 11, convert_bit_shift);
-  table.add("Sum", 6, variadic("add", [](auto a, auto b) { return a + b; }));
+  table.add("Sum", 6, variadic("add"));
   table.add("Mean", 6, convert_mean);
-  table.add("Max", 6, variadic("maximum", [](auto a, auto b) { return tir::max(a, b); }));
-  table.add("Min", 6, variadic("minimum", [](auto a, auto b) { return tir::min(a, b); }));
+  table.add("Max", 6, variadic("maximum"));
+  table.add("Min", 6, variadic("minimum"));
 
   table.add("Equal", 7, binary("equal"));
   table.add("Less", 7, binary("less"));
