@@ -32,6 +32,7 @@ const ConverterTable& converter_table() {
   static const ConverterTable table = [] {
     ConverterTable t;
     register_core_converters(t);
+    register_elementwise_converters(t);
     register_nn_converters(t);
     register_reduce_converters(t);
     return t;

@@ -298,12 +298,12 @@ std::string GraphImporter::fresh_dim_name(const std::string& base) {
 relax::StructInfo GraphImporter::input_struct_info(const onnx::ValueInfoProto& input) {
   const std::string what = "graph input '" + input.name() + "'";
   if (!input.type().has_tensor_type()) {
-    fail(what + " is not a tensor; sequence, map, optional and sparse inputs are not supported");
+    fail(what + ": unsupported: not a tensor; sequence, map, optional and sparse inputs are not supported");
   }
   const onnx::TypeProto::Tensor& type = input.type().tensor_type();
   std::optional<DataType> dtype = dtype_of(type.elem_type());
   if (!dtype) {
-    fail(what + " has element type " + onnx_type_name(type.elem_type()) +
+    fail(what + ": unsupported: element type " + onnx_type_name(type.elem_type()) +
          ", which relaxc has no tensors of");
   }
   if (!type.has_shape()) return relax::tensor_sinfo_ndim(-1, *dtype);
@@ -476,10 +476,10 @@ IRModule import_model(std::span<const uint8_t> bytes, const std::string& name) {
     if (is_default_domain(import.domain())) opset = import.version();
   }
   const int64_t newest = max_known_opset();
-  if (opset < 0) fail("the model imports no opset of the default ONNX domain");
+  if (opset < 0) fail("unsupported: the model imports no opset of the default ONNX domain");
   if (opset < kMinOpset || opset > newest) {
-    fail("opset " + std::to_string(opset) +
-         " of the default ONNX domain is not supported: relaxc " + "imports opsets " +
+    fail("unsupported: opset " + std::to_string(opset) +
+         " of the default ONNX domain: relaxc imports opsets " +
          std::to_string(kMinOpset) + " to " + std::to_string(newest) +
          (opset < kMinOpset ? " (onnx.version_converter.convert_version can update the model)"
                             : " (the newest the installed ONNX library knows)"));

@@ -2,6 +2,7 @@
 // (arithmetic, comparisons, logical and bitwise), where, astype, unary math, clip and
 // the activations of R.nn.
 #include <cmath>
+#include <limits>
 
 #include "ir/arith/analyzer.h"
 #include "ir/relax/ops/op_common.h"
@@ -152,6 +153,23 @@ PrimExpr floor_of_quotient(const PrimExpr& a, const PrimExpr& b) {
   return intrinsic("tir.floor", tir::truncdiv(a, b));
 }
 
+// a ** b on floats as NumPy computes it. Vulkan's pow (GLSL.std.450 Pow) is undefined
+// for a negative base, which exported models meet in x ** 2 and x ** 3 (lavapipe gives
+// NaN): there the power is pow(|a|, b), negated for an odd whole exponent, and NaN for a
+// fractional one; and x ** 0 is 1, where pow(0, 0) is undefined too.
+PrimExpr float_power(const PrimExpr& a, const PrimExpr& b) {
+  PrimExpr zero = constant(a, 0);
+  PrimExpr magnitude = intrinsic("tir.pow", intrinsic("tir.fabs", a), b);
+  PrimExpr whole = tir::eq(intrinsic("tir.floor", b), b);
+  PrimExpr half = tir::mul(b, constant(b, 0.5));
+  PrimExpr odd = tir::ne(intrinsic("tir.floor", half), half);
+  PrimExpr negative_base =
+      tir::select(whole, tir::select(odd, tir::sub(zero, magnitude), magnitude),
+                  constant(a, std::numeric_limits<double>::quiet_NaN()));
+  return tir::select(tir::eq(b, constant(b, 0)), constant(a, 1),
+                     tir::select(tir::lt(a, zero), negative_base, magnitude));
+}
+
 void add_binary(LegalizationTable& table) {
   table["relax.add"] = binary("add", [](auto a, auto b) { return tir::add(a, b); });
   table["relax.subtract"] = binary("subtract", [](auto a, auto b) { return tir::sub(a, b); });
@@ -165,7 +183,7 @@ void add_binary(LegalizationTable& table) {
   // odd exponent (pow of a negative base is undefined on GPUs): exact while the result
   // fits in float32's 24-bit mantissa.
   table["relax.power"] = binary("power", [](auto a, auto b) {
-    if (is_float(a)) return intrinsic("tir.pow", a, b);
+    if (is_float(a)) return float_power(a, b);
     DataType f32 = DataType::Float(32);
     PrimExpr zero = constant(a, 0);
     PrimExpr magnitude = tir::select(tir::lt(a, zero), tir::sub(zero, a), a);

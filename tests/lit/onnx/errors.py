@@ -20,7 +20,7 @@ expect_error("corrupt", b"\xff" * 16, [x23], "cannot be parsed", command="import
 # CHECK-NEXT: relaxc import: error: {{.*}}corrupt.onnx: not an ONNX model: the file cannot be parsed as a ModelProto (truncated or corrupt)
 expect_error("empty", b"", [x23], "imports no opset", command="build")
 # CHECK-LABEL: ok: empty
-# CHECK-NEXT: relaxc build: error: {{.*}}empty.onnx: the model imports no opset of the default ONNX domain
+# CHECK-NEXT: relaxc build: error: {{.*}}empty.onnx: unsupported: the model imports no opset of the default ONNX domain
 
 # Opsets and domains.
 for opset in (6, 18):
@@ -29,9 +29,9 @@ for opset in (6, 18):
                      [tensor_info("y", np.float32, [2, 3])], opset=opset)
     expect_error(f"opset {opset}", old, [x23], f"opset {opset} of the default ONNX domain")
 # CHECK-LABEL: ok: opset 6
-# CHECK-NEXT: error: {{.*}}: opset 6 of the default ONNX domain is not supported: relaxc imports opsets 7 to 17 (onnx.version_converter.convert_version can update the model)
+# CHECK-NEXT: error: {{.*}}: unsupported: opset 6 of the default ONNX domain: relaxc imports opsets 7 to 17 (onnx.version_converter.convert_version can update the model)
 # CHECK-LABEL: ok: opset 18
-# CHECK-NEXT: error: {{.*}}: opset 18 of the default ONNX domain is not supported: relaxc imports opsets 7 to 17 (the newest the installed ONNX library knows)
+# CHECK-NEXT: error: {{.*}}: unsupported: opset 18 of the default ONNX domain: relaxc imports opsets 7 to 17 (the newest the installed ONNX library knows)
 other = make_model([helper.make_node("FusedGemm", ["x"], ["y"], domain="com.microsoft", name="fg")],
                    [tensor_info("x", np.float32, [2, 3])], [tensor_info("y", np.float32, [2, 3])])
 other.opset_import.append(helper.make_opsetid("com.microsoft", 1))
@@ -92,7 +92,7 @@ strings = make_model([helper.make_node("Identity", ["s"], ["y"])],
                      [helper.make_tensor_value_info("y", TensorProto.STRING, [2])])
 expect_error("string input", strings, [], "element type STRING")
 # CHECK-LABEL: ok: string input
-# CHECK-NEXT: error: {{.*}}: graph input 's' has element type STRING, which relaxc has no tensors of
+# CHECK-NEXT: error: {{.*}}: graph input 's': unsupported: element type STRING, which relaxc has no tensors of
 
 # A graph output declared with another element type or rank than the graph computes.
 mistyped = make_model([helper.make_node("Identity", ["x"], ["y"])],
