@@ -150,7 +150,14 @@ std::vector<Value> convert_reshape(NodeContext& ctx) {
     target = ctx.shape_input(1, "shape");
   }
   bool allowzero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) != 0;
-  std::vector<PrimExpr> in = dims_of(ctx, 0);
+  // The input's dims are needed only to copy (0) or infer (-1) one.
+  std::vector<PrimExpr> in;
+  for (const PrimExpr& d : target) {
+    if (tir::is_const_int(d, -1) || (tir::is_const_int(d, 0) && !allowzero)) {
+      in = dims_of(ctx, 0);
+      break;
+    }
+  }
   int infer_at = -1;
   for (size_t k = 0; k < target.size(); ++k) {
     const int64_t* c = tir::as_const_int(target[k]);

@@ -144,7 +144,11 @@ std::optional<std::vector<Value>> fold_squeeze(NodeContext& ctx,
   if (unsqueeze ? ndim != 0 : (ndim != 1 || in[0].size() != 1)) return std::nullopt;
   std::vector<int64_t> axes;
   if (ctx.opset() >= 13) {
-    if (ctx.has_input(1)) axes = *const_ints(in[1]);
+    if (ctx.has_input(1)) {
+      std::optional<std::vector<int64_t>> given = const_ints(in[1]);
+      if (!given) return std::nullopt;
+      axes = *given;
+    }
   } else {
     axes = ctx.attr_ints("axes", std::vector<int64_t>{});
   }
