@@ -15,6 +15,8 @@ packages=(
   vulkan-tools                               # vulkaninfo: the devices a test run saw
   libgtest-dev libbenchmark-dev
   python3-numpy                              # references of the operator tests (tests/lit/ops)
+  libonnx-dev libprotobuf-dev                # the ONNX frontend (frontend/onnx)
+  python3-onnx                               # ONNX models of the frontend's tests (tests/lit/onnx)
   clang-14 libclang-rt-14-dev                # the libFuzzer harnesses (scripts/fuzz.sh)
 )
 

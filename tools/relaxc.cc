@@ -1,5 +1,6 @@
 // relaxc: the command-line program (check, print, opt and codegen on text modules; build,
-// run and inspect of executables in tools/vm_commands.cc).
+// run and inspect of executables in tools/vm_commands.cc; import of ONNX models in
+// tools/import_command.cc).
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
 #include "tools/cli.h"
+#include "tools/import_command.h"
 #include "tools/vm_commands.h"
 
 namespace relaxc::tools {
@@ -45,11 +47,13 @@ Commands:
   run     run a function of an executable (or of FILE, built for the device) on
           .npy inputs
   inspect print an executable as text: functions, instructions, constants, kernels
+  import  import an ONNX model (FILE.onnx) and print it as a text module
 
 FILE is a text module (.py or .relax, see docs/text_format.md), or for run and inspect
-an executable; '-' reads standard input. Input files must be regular files (at most
-256 MiB for a module, 16 GiB for an executable or .npy); -o must not name the input,
-and -o - writes to standard output.
+an executable; for build, run and import, a file named *.onnx is an ONNX model (see
+'relaxc import --help'). '-' reads standard input. Input files must be regular files
+(at most 256 MiB for a module, 2 GiB for an ONNX model, 16 GiB for an executable or
+.npy); -o must not name the input, and -o - writes to standard output.
 
 Exit status: 0 on success, 1 if the module has errors or a file cannot be read or
 written (standard output included), 2 on a usage error (unknown command or option,
@@ -385,6 +389,7 @@ const std::vector<Command>& commands() {
        build_help},
       {{.name = "run", .takes_run_options = true}, run_run, run_help},
       {{.name = "inspect", .takes_output = true, .takes_verify = true}, run_inspect, inspect_help},
+      {{.name = "import", .takes_output = true}, run_import, import_help},
   };
   return list;
 }

@@ -18,6 +18,7 @@
 
 #include "driver/build.h"
 #include "driver/kernel_report.h"
+#include "frontend/onnx/importer.h"
 #include "ir/relax/well_formed.h"
 #include "ir/support/diagnostics.h"
 #include "ir/text/parser.h"
@@ -39,7 +40,7 @@ constexpr const char* kBuildHelp =
     R"(Usage: relaxc build FILE --target TARGET [--target TARGET ...] [-o OUTPUT]
 
 Compiles FILE to one executable file: the module is checked (as 'relaxc check'
-does), its Relax functions are lowered for the VM (lambda-lift, to-non-dataflow,
+does; FILE.onnx is an ONNX model, imported as 'relaxc import' does), its Relax functions are lowered for the VM (lambda-lift, to-non-dataflow,
 remove-purity-checking, call-tir-rewrite, vm-builtin-lower, vm-shape-lower) and
 compiled to bytecode, and its TensorIR functions to kernels for each target (the
 kernel pipeline: the default GPU schedule where a function is not scheduled, then the
@@ -79,15 +80,17 @@ constexpr const char* kRunHelp =
                   [--device DEVICE]
 
 Runs the function NAME of PROGRAM on a device. PROGRAM is an executable written by
-'relaxc build', or a text module (.py or .relax), which is built in memory for the
-device's target first; '-' reads either from standard input (so may one --input).
+'relaxc build', or a text module (.py or .relax) or an ONNX model (.onnx, imported as
+'relaxc import' does), which is built in memory for the device's target first; '-'
+reads an executable or a text module from standard input (so may one --input).
 Each --input is a NumPy .npy file (bool, int8-64, uint8-64, float16/32/64, C order),
 the function's arguments in order; they are copied to the device, the function is
 called, and the device's name is printed, then each output (the result, or each tensor
 of a result tuple, recursively) as one line: its name NAME_I, dtype, shape and first
 values. With --output-dir, each is also written to DIR/NAME_I.npy (a shape as a
 one-dimensional int64 array, a PrimValue as a zero-dimensional int64, float64 or bool
-array).
+array). For an ONNX model the outputs are the graph's, in its order (main_0, main_1,
+...), each printed with its ONNX name: "main_0 'logits': float32 (2, 10) [...]".
 
 Options:
   --function NAME     the exported function to call (default: main)
@@ -319,7 +322,8 @@ std::string run_help() { return kRunHelp; }
 std::string inspect_help() { return kInspectHelp; }
 
 int run_build(const CommandLine& cl) {
-  IRModule module = checked_module(read_source(cl.input));
+  IRModule module = onnx_import::is_onnx_path(cl.input) ? onnx_import::import_model_file(cl.input)
+                                                        : checked_module(read_source(cl.input));
   std::vector<Target> targets;
   for (const std::string& text : cl.targets) targets.push_back(resolve_target(text, cl.command));
   PipelineOptions options;
@@ -371,7 +375,13 @@ int run_run(const CommandLine& cl) {
   // apart by the executable's magic.
   const std::vector<uint8_t> bytes = runtime::read_input_file(cl.input, runtime::kMaxDataFileBytes);
   const std::string name = cl.input == "-" ? runtime::kStdinName : cl.input;
-  if (is_executable(bytes)) {
+  std::vector<std::string> onnx_names;  // of the graph's outputs, for an ONNX model
+  if (onnx_import::is_onnx_path(cl.input)) {
+    IRModule module = onnx_import::import_model(bytes, name);
+    onnx_names = onnx_import::output_names(module);
+    device = open_run_device(cl.device, nullptr);
+    exe = std::make_shared<const Executable>(driver::build(module, {device_target(*device)}));
+  } else if (is_executable(bytes)) {
     exe = std::make_shared<const Executable>(runtime::vm::load_executable_from(bytes, name));
     device = open_run_device(cl.device, exe.get());
   } else {
@@ -396,13 +406,16 @@ int run_run(const CommandLine& cl) {
     std::filesystem::create_directories(*cl.output_dir, ec);
     if (ec) throw FileError{*cl.output_dir + ": cannot create the directory: " + ec.message()};
   }
-  for (const Output& output : outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Output& output = outputs[i];
     std::optional<runtime::NpyArray> array = output_array(vm, output.value);
+    std::cout << output.name;
+    if (i < onnx_names.size()) std::cout << " '" << onnx_names[i] << "'";
     if (!array) {
-      std::cout << output.name << ": " << output.value.kind_name() << " (not written)\n";
+      std::cout << ": " << output.value.kind_name() << " (not written)\n";
       continue;
     }
-    std::cout << output.name << ": " << summary(*array);
+    std::cout << ": " << summary(*array);
     if (cl.output_dir) {
       std::string path = (std::filesystem::path(*cl.output_dir) / (output.name + ".npy")).string();
       runtime::write_npy(path, *array);

@@ -27,6 +27,12 @@ namespace onnx {
 class NodeProto;
 }
 
+// Operator call attributes are relaxc::Attrs (ir/support/attrs.h); the declarations below
+// name them relax::Attrs, as the Relax operators' calls hold them.
+namespace relaxc::relax {
+using relaxc::Attrs;
+}
+
 namespace relaxc::onnx_import {
 
 struct Value {

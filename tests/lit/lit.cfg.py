@@ -33,6 +33,12 @@ if ptxas:
     op_check += ["--ptxas", ptxas]
 config.substitutions.append(("%op_check", " ".join(op_check)))
 
+# The ONNX frontend's tests (tests/lit/onnx): scripts that build models with onnx.helper
+# (Debian's python3-onnx, under /usr/bin/python3) and compare relaxc's outputs with NumPy.
+config.substitutions.append(("%onnx_check", " ".join([
+    python, os.path.join(config.test_source_root, "onnx", "Inputs", "onnx_check.py"),
+    "--relaxc", os.path.join(config.relaxc_obj_root, "relaxc")])))
+
 # The float16 operator tests need a Vulkan device with float16 arithmetic and storage:
 # the feature holds where relaxc builds a float16 kernel for the device present.
 import subprocess

@@ -1,0 +1,489 @@
+// The ONNX importer. The model is parsed and checked by the ONNX library; the graph's
+// inputs become the parameters of `main` (dim_param dims shared shape variables), its
+// initializers constants, and each node, in the graph's order, the bindings its
+// converter emits into one dataflow block; the graph's outputs are the result.
+#include "frontend/onnx/importer.h"
+
+#include <cctype>
+#include <exception>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "frontend/onnx/converter.h"
+#include "frontend/onnx/tensor_proto.h"
+#include "ir/relax/block_builder.h"
+#include "ir/relax/well_formed.h"
+#include "ir/support/diagnostics.h"
+#include "onnx/checker.h"
+#include "onnx/defs/schema.h"
+#include "onnx/onnx_pb.h"
+#include "runtime/input_file.h"
+
+namespace relaxc::onnx_import {
+namespace {
+
+using relax::Expr;
+using relax::PrimExpr;
+
+// The oldest opset of the default domain that relaxc imports.
+constexpr int64_t kMinOpset = 7;
+
+int64_t max_known_opset() {
+  return onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
+      .Map()
+      .at(onnx::ONNX_DOMAIN)
+      .second;
+}
+
+bool is_default_domain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
+
+// `name` as an identifier, for Relax variable and shape variable names: other
+// characters become '_', and a leading digit gets a '_' before it.
+std::string identifier(const std::string& name) {
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) != 0) out = "_" + out;
+  return out;
+}
+
+// `text` with each run of line breaks replaced by one space (the checker's messages
+// spread over several lines).
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c != '\n') {
+      out += c;
+    } else if (!out.empty() && out.back() != ' ') {
+      out += ' ';
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string message_of(const UserError& e) {
+  std::string text;
+  for (const Diagnostic& d : e.diagnostics()) text += (text.empty() ? "" : "; ") + d.message;
+  return text;
+}
+
+// An error the importer raised, already naming the model and the node; other user errors
+// raised while a node converts (the block builder's) get the node's name put before them.
+class ImportError : public UserError {
+ public:
+  explicit ImportError(std::string message) : UserError(Span{}, std::move(message)) {}
+};
+
+class GraphImporter;
+
+class ImportNodeContext final : public NodeContext {
+ public:
+  ImportNodeContext(GraphImporter& importer, const onnx::NodeProto& node, int64_t opset,
+                    std::string label)
+      : NodeContext(node, opset), importer_(importer), label_(std::move(label)) {}
+
+  size_t num_inputs() const override { return static_cast<size_t>(node().input_size()); }
+  bool has_input(size_t i) const override {
+    return i < num_inputs() && !node().input(static_cast<int>(i)).empty();
+  }
+  const Value& input(size_t i) const override;
+  const HostTensor& constant_input(size_t i, const std::string& what) const override;
+  std::vector<PrimExpr> shape_input(size_t i, const std::string& what) const override;
+
+  bool has_attr(const std::string& name) const override { return find_attr(name) != nullptr; }
+  int64_t attr_int(const std::string& name, std::optional<int64_t> def) const override;
+  double attr_float(const std::string& name, std::optional<double> def) const override;
+  std::string attr_string(const std::string& name, std::optional<std::string> def) const override;
+  std::vector<int64_t> attr_ints(const std::string& name,
+                                 std::optional<std::vector<int64_t>> def) const override;
+  std::vector<double> attr_floats(const std::string& name,
+                                  std::optional<std::vector<double>> def) const override;
+  HostTensor attr_tensor(const std::string& name) const override;
+
+  relax::BlockBuilder& builder() override;
+  Expr emit_op(const std::string& op_name, std::vector<Expr> args, relax::Attrs attrs,
+               std::vector<relax::StructInfo> sinfo_args) override;
+  Value constant_value(HostTensor tensor) override {
+    Expr expr = relax::make_constant(tensor);
+    return Value{std::move(expr), std::move(tensor), std::nullopt};
+  }
+
+  [[noreturn]] void unsupported(const std::string& message) const override {
+    fail("unsupported: " + message);
+  }
+  [[noreturn]] void invalid(const std::string& message) const override {
+    fail("invalid: " + message);
+  }
+  [[noreturn]] void fail(const std::string& message) const;
+
+ private:
+  const onnx::AttributeProto* find_attr(const std::string& name) const {
+    for (const onnx::AttributeProto& attr : node().attribute()) {
+      if (attr.name() == name) return &attr;
+    }
+    return nullptr;
+  }
+  // The attribute `name` of `type`; nullptr when absent and `has_default`.
+  const onnx::AttributeProto* typed_attr(const std::string& name,
+                                         onnx::AttributeProto::AttributeType type,
+                                         bool has_default) const;
+  std::string input_text(size_t i) const {
+    return "input " + std::to_string(i) +
+           (i < num_inputs() ? " '" + node().input(static_cast<int>(i)) + "'" : "");
+  }
+
+  GraphImporter& importer_;
+  std::string label_;  // "node 'conv1' (Conv, opset 13)"
+};
+
+class GraphImporter {
+ public:
+  GraphImporter(const onnx::ModelProto& model, std::string name, int64_t opset)
+      : graph_(model.graph()), name_(std::move(name)), opset_(opset) {}
+
+  IRModule run();
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw ImportError(name_ + ": " + message);
+  }
+  relax::BlockBuilder& builder() { return builder_; }
+  const Value* find(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::vector<relax::Var> import_inputs();
+  relax::StructInfo input_struct_info(const onnx::ValueInfoProto& input);
+  void import_initializers();
+  void import_node(const onnx::NodeProto& node, size_t index);
+  // A name not given to another shape variable yet: `base`, base_1, base_2, ...
+  std::string fresh_dim_name(const std::string& base);
+
+  const onnx::GraphProto& graph_;
+  std::string name_;
+  int64_t opset_;
+  relax::BlockBuilder builder_;
+  std::map<std::string, Value> values_;         // by ONNX value name
+  std::map<std::string, tir::Var> dim_params_;  // by dim_param
+  std::set<std::string> dim_names_;             // of every shape variable made
+};
+
+// ---------------------------------------------------------------- ImportNodeContext
+
+void ImportNodeContext::fail(const std::string& message) const {
+  importer_.fail(label_ + ": " + message);
+}
+
+const Value& ImportNodeContext::input(size_t i) const {
+  if (!has_input(i)) invalid(input_text(i) + " is missing");
+  const Value* value = importer_.find(node().input(static_cast<int>(i)));
+  if (value == nullptr) invalid(input_text(i) + " is not computed before the node");
+  return *value;
+}
+
+const HostTensor& ImportNodeContext::constant_input(size_t i, const std::string& what) const {
+  const Value& value = input(i);
+  if (!value.constant) {
+    unsupported("input " + std::to_string(i) + " '" + what +
+                "' must be known when the model is imported (a constant, or computed from "
+                "constants and shapes)");
+  }
+  return *value.constant;
+}
+
+std::vector<PrimExpr> ImportNodeContext::shape_input(size_t i, const std::string& what) const {
+  const Value& value = input(i);
+  if (value.shape_elements) return *value.shape_elements;
+  const HostTensor& tensor = constant_input(i, what);
+  if (tensor.shape.size() != 1 || !tensor.dtype.is_integer()) {
+    invalid("input " + std::to_string(i) + " '" + what + "' must be a 1-D integer tensor, got " +
+            tensor.dtype.str() + " of " + std::to_string(tensor.shape.size()) + " dimensions");
+  }
+  std::vector<PrimExpr> elements;
+  for (int64_t k = 0; k < tensor.num_elements(); ++k) {
+    elements.push_back(tir::int_imm(DataType::Int(64), tensor.element_as_int(k)));
+  }
+  return elements;
+}
+
+const onnx::AttributeProto* ImportNodeContext::typed_attr(const std::string& name,
+                                                          onnx::AttributeProto::AttributeType type,
+                                                          bool has_default) const {
+  const onnx::AttributeProto* attr = find_attr(name);
+  if (attr == nullptr) {
+    if (has_default) return nullptr;
+    invalid("attribute '" + name + "' is required");
+  }
+  if (attr->type() != type) {
+    invalid("attribute '" + name + "' must be of type " +
+            onnx::AttributeProto::AttributeType_Name(type) + ", got " +
+            onnx::AttributeProto::AttributeType_Name(attr->type()));
+  }
+  return attr;
+}
+
+int64_t ImportNodeContext::attr_int(const std::string& name, std::optional<int64_t> def) const {
+  const auto* attr = typed_attr(name, onnx::AttributeProto::INT, def.has_value());
+  return attr == nullptr ? *def : attr->i();
+}
+
+double ImportNodeContext::attr_float(const std::string& name, std::optional<double> def) const {
+  const auto* attr = typed_attr(name, onnx::AttributeProto::FLOAT, def.has_value());
+  return attr == nullptr ? *def : attr->f();
+}
+
+std::string ImportNodeContext::attr_string(const std::string& name,
+                                           std::optional<std::string> def) const {
+  const auto* attr = typed_attr(name, onnx::AttributeProto::STRING, def.has_value());
+  return attr == nullptr ? *def : attr->s();
+}
+
+std::vector<int64_t> ImportNodeContext::attr_ints(const std::string& name,
+                                                  std::optional<std::vector<int64_t>> def) const {
+  const auto* attr = typed_attr(name, onnx::AttributeProto::INTS, def.has_value());
+  if (attr == nullptr) return *def;
+  return {attr->ints().begin(), attr->ints().end()};
+}
+
+std::vector<double> ImportNodeContext::attr_floats(const std::string& name,
+                                                   std::optional<std::vector<double>> def) const {
+  const auto* attr = typed_attr(name, onnx::AttributeProto::FLOATS, def.has_value());
+  if (attr == nullptr) return *def;
+  return {attr->floats().begin(), attr->floats().end()};
+}
+
+HostTensor ImportNodeContext::attr_tensor(const std::string& name) const {
+  const auto* attr = typed_attr(name, onnx::AttributeProto::TENSOR, false);
+  try {
+    return host_tensor_of(attr->t());
+  } catch (const TensorProtoError& e) {
+    std::string message = "attribute '" + name + "': the tensor " + e.message;
+    if (e.unsupported) unsupported(message);
+    invalid(message);
+  }
+}
+
+relax::BlockBuilder& ImportNodeContext::builder() { return importer_.builder(); }
+
+Expr ImportNodeContext::emit_op(const std::string& op_name, std::vector<Expr> args,
+                                relax::Attrs attrs, std::vector<relax::StructInfo> sinfo_args) {
+  relax::BlockBuilder& bb = builder();
+  // Bindings are named after the node's first output (the printer makes them unique).
+  std::string hint = node().output_size() > 0 ? identifier(node().output(0)) : "v";
+  try {
+    Expr call = bb.call_op(op_name, std::move(args), std::move(sinfo_args), std::move(attrs));
+    return bb.emit(call, hint, relax::VarKind::DataflowVar);
+  } catch (const ImportError&) {
+    throw;
+  } catch (const UserError& e) {
+    fail(message_of(e));
+  }
+}
+
+// ---------------------------------------------------------------- GraphImporter
+
+std::string GraphImporter::fresh_dim_name(const std::string& base) {
+  std::string name = base;
+  for (int k = 1; dim_names_.contains(name); ++k) name = base + "_" + std::to_string(k);
+  dim_names_.insert(name);
+  return name;
+}
+
+relax::StructInfo GraphImporter::input_struct_info(const onnx::ValueInfoProto& input) {
+  const std::string what = "graph input '" + input.name() + "'";
+  if (!input.type().has_tensor_type()) {
+    fail(what + " is not a tensor; sequence, map, optional and sparse inputs are not supported");
+  }
+  const onnx::TypeProto::Tensor& type = input.type().tensor_type();
+  std::optional<DataType> dtype = dtype_of(type.elem_type());
+  if (!dtype) {
+    fail(what + " has element type " + onnx_type_name(type.elem_type()) +
+         ", which relaxc has no tensors of");
+  }
+  if (!type.has_shape()) return relax::tensor_sinfo_ndim(-1, *dtype);
+  std::vector<PrimExpr> dims;
+  for (int axis = 0; axis < type.shape().dim_size(); ++axis) {
+    const onnx::TensorShapeProto::Dimension& dim = type.shape().dim(axis);
+    if (dim.has_dim_value()) {
+      if (dim.dim_value() < 0) {
+        fail(what + " has a negative dimension " + std::to_string(dim.dim_value()) + " at axis " +
+             std::to_string(axis));
+      }
+      dims.push_back(tir::int_imm(DataType::Int(64), dim.dim_value()));
+    } else if (dim.has_dim_param() && !dim.dim_param().empty()) {
+      // One shape variable per dim_param: inputs that name `batch` share it, and a run
+      // checks that their sizes agree.
+      auto [it, added] = dim_params_.emplace(dim.dim_param(), tir::Var());
+      if (added) it->second = tir::var(fresh_dim_name(identifier(dim.dim_param())));
+      dims.push_back(it->second);
+    } else {
+      dims.push_back(
+          tir::var(fresh_dim_name(identifier(input.name()) + "_dim" + std::to_string(axis))));
+    }
+  }
+  return relax::tensor_sinfo(std::move(dims), *dtype);
+}
+
+std::vector<relax::Var> GraphImporter::import_inputs() {
+  std::set<std::string> initializers;
+  for (const onnx::TensorProto& init : graph_.initializer()) initializers.insert(init.name());
+  std::vector<relax::Var> params;
+  for (const onnx::ValueInfoProto& input : graph_.input()) {
+    // An input with an initializer is a weight with a default: relaxc keeps the default.
+    if (initializers.contains(input.name())) continue;
+    relax::Var param = relax::make_var(identifier(input.name()), input_struct_info(input));
+    values_[input.name()] = Value{param, std::nullopt, std::nullopt};
+    params.push_back(param);
+  }
+  return params;
+}
+
+void GraphImporter::import_initializers() {
+  if (graph_.sparse_initializer_size() > 0) {
+    fail("sparse initializer '" + graph_.sparse_initializer(0).values().name() +
+         "': sparse tensors are not supported");
+  }
+  for (const onnx::TensorProto& init : graph_.initializer()) {
+    try {
+      HostTensor tensor = host_tensor_of(init);
+      Expr expr = relax::make_constant(tensor);
+      values_[init.name()] = Value{std::move(expr), std::move(tensor), std::nullopt};
+    } catch (const TensorProtoError& e) {
+      fail("initializer '" + init.name() + "': " + (e.unsupported ? "unsupported: " : "") +
+           "the tensor " + e.message);
+    }
+  }
+}
+
+void GraphImporter::import_node(const onnx::NodeProto& node, size_t index) {
+  std::string label =
+      (node.name().empty() ? "node #" + std::to_string(index) : "node '" + node.name() + "'") +
+      " (" + node.op_type();
+  if (!is_default_domain(node.domain())) {
+    fail(label + ", domain '" + node.domain() + "'): unsupported: operators of domain '" +
+         node.domain() + "'; relaxc imports the default ONNX domain only");
+  }
+  label += ", opset " + std::to_string(opset_) + ")";
+  const Converter* convert = converter_table().find(node.op_type(), opset_);
+  if (convert == nullptr) {
+    fail(label + ": unsupported: no converter for " + node.op_type() + " at opset " +
+         std::to_string(opset_));
+  }
+  ImportNodeContext ctx(*this, node, opset_, label);
+  std::vector<Value> outputs;
+  try {
+    outputs = (*convert)(ctx);
+  } catch (const ImportError&) {
+    throw;
+  } catch (const UserError& e) {
+    ctx.fail(message_of(e));
+  }
+  for (int i = 0; i < node.output_size(); ++i) {
+    const std::string& name = node.output(i);
+    if (name.empty()) continue;
+    if (static_cast<size_t>(i) >= outputs.size()) {
+      ctx.unsupported("output " + std::to_string(i) + " '" + name + "' is not computed");
+    }
+    RELAXC_ICHECK(outputs[i].expr.defined()) << label << ": output " << i << " has no expression";
+    values_[name] = std::move(outputs[i]);
+  }
+}
+
+IRModule GraphImporter::run() {
+  std::vector<relax::Var> params = import_inputs();
+  import_initializers();
+  if (graph_.output_size() == 0) fail("the graph has no outputs");
+  builder_.begin_scope(params);
+  builder_.begin_block(/*dataflow=*/true);
+  for (int i = 0; i < graph_.node_size(); ++i) import_node(graph_.node(i), static_cast<size_t>(i));
+  std::vector<Expr> results;
+  std::vector<AttrValue> names;
+  for (const onnx::ValueInfoProto& output : graph_.output()) {
+    const Value* value = find(output.name());
+    if (value == nullptr) fail("graph output '" + output.name() + "' is computed by no node");
+    if (!value->expr->struct_info.is<relax::TensorStructInfoNode>()) {
+      fail("graph output '" + output.name() + "' is not a tensor");
+    }
+    results.push_back(builder_.emit(value->expr, identifier(output.name())));
+    names.push_back(AttrValue::string(output.name()));
+  }
+  builder_.end_block();
+  Expr body = results.size() == 1 ? results[0] : builder_.tuple(results);
+  Expr seq = builder_.end_scope(body);
+  Attrs attrs({{"global_symbol", AttrValue::string("main")},
+               {kOutputNamesAttr, AttrValue::list_of(std::move(names))}});
+  relax::Function main = builder_.function(params, seq, {}, true, attrs);
+  IRModule module = make_module({{relax::make_global_var("main"), main}});
+  // The converters build through the normalizer; what it cannot see is a converter's bug.
+  DiagnosticList diagnostics = relax::check_well_formed(module);
+  RELAXC_ICHECK(!diagnostics.has_errors()) << "the imported module is not well formed:\n"
+                                           << diagnostics.render();
+  return module;
+}
+
+[[noreturn]] void model_error(const std::string& name, const std::string& message) {
+  throw ImportError(name + ": " + message);
+}
+
+}  // namespace
+
+bool is_onnx_path(const std::string& path) { return path.size() > 5 && path.ends_with(".onnx"); }
+
+IRModule import_model(std::span<const uint8_t> bytes, const std::string& name) {
+  auto fail = [&name](const std::string& message) { model_error(name, message); };
+  if (bytes.size() > kMaxModelBytes) {
+    fail("larger than the limit of " + std::to_string(kMaxModelBytes) + " bytes for a model");
+  }
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    fail("not an ONNX model: the file cannot be parsed as a ModelProto (truncated or corrupt)");
+  }
+  int64_t opset = -1;
+  for (const onnx::OperatorSetIdProto& import : model.opset_import()) {
+    if (is_default_domain(import.domain())) opset = import.version();
+  }
+  const int64_t newest = max_known_opset();
+  if (opset < 0) fail("the model imports no opset of the default ONNX domain");
+  if (opset < kMinOpset || opset > newest) {
+    fail("opset " + std::to_string(opset) +
+         " of the default ONNX domain is not supported: relaxc " + "imports opsets " +
+         std::to_string(kMinOpset) + " to " + std::to_string(newest) +
+         (opset < kMinOpset ? " (onnx.version_converter.convert_version can update the model)"
+                            : " (the newest the installed ONNX library knows)"));
+  }
+  // Before the checker, which would only say that the external file is missing.
+  for (const onnx::TensorProto& init : model.graph().initializer()) {
+    if (init.data_location() == onnx::TensorProto::EXTERNAL) {
+      try {
+        host_tensor_of(init);
+      } catch (const TensorProtoError& e) {
+        fail("initializer '" + init.name() + "': unsupported: the tensor " + e.message);
+      }
+    }
+  }
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception& e) {
+    fail("the ONNX checker rejects the model: " + one_line(e.what()));
+  }
+  return GraphImporter(model, name, opset).run();
+}
+
+IRModule import_model_file(const std::string& path) {
+  std::vector<uint8_t> bytes = runtime::read_input_file(path, kMaxModelBytes);
+  return import_model(bytes, path == "-" ? std::string(runtime::kStdinName) : path);
+}
+
+std::vector<std::string> output_names(const IRModule& module) {
+  relax::Function main = module->relax_function("main");
+  if (!main.defined()) return {};
+  const AttrValue* names = main->attrs.find(kOutputNamesAttr);
+  if (names == nullptr) return {};
+  std::vector<std::string> out;
+  for (const AttrValue& name : names->list) out.push_back(name.s);
+  return out;
+}
+
+}  // namespace relaxc::onnx_import
