@@ -32,6 +32,8 @@ const ConverterTable& converter_table() {
   static const ConverterTable table = [] {
     ConverterTable t;
     register_core_converters(t);
+    register_shape_converters(t);
+    register_index_converters(t);
     return t;
   }();
   return table;

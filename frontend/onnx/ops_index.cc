@@ -111,9 +111,10 @@ std::vector<Value> convert_gather_nd(NodeContext& ctx) {
 // ONNX's reduction attribute as the Relax scatters name it.
 std::string reduction_of(NodeContext& ctx) {
   std::string r = ctx.attr_string("reduction", "none");
-  if (r == "none") return "update";
-  if (r == "add" || r == "mul" || r == "max" || r == "min") return r;
-  ctx.unsupported("attribute 'reduction' \"" + r + "\" (none, add, mul, max and min are)");
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min") {
+    ctx.unsupported("attribute 'reduction' \"" + r + "\" (none, add, mul, max and min are)");
+  }
+  return r == "none" ? "update" : r;
 }
 
 std::vector<Value> convert_scatter_elements(NodeContext& ctx) {
@@ -242,7 +243,10 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- DepthToSpace, SpaceToDepth
 
+// Dims written as arithmetic (c / (b * b)) are simplified first: a shape holds
+// constants or expressions of the symbolic dims.
 Expr reshape(NodeContext& ctx, const Expr& x, std::vector<PrimExpr> dims) {
+  for (PrimExpr& d : dims) d = simplify_dims(d);
   return ctx.emit_op("relax.reshape", {x, relax::make_shape_expr(std::move(dims))});
 }
 

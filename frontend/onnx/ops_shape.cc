@@ -70,19 +70,16 @@ std::vector<int64_t> const_shape_input(const NodeContext& ctx, size_t i, const s
   return out;
 }
 
-Expr scalar_tensor(NodeContext& ctx, int64_t v) {
-  return ctx
-      .constant_value(HostTensor::from_doubles(DataType::Int(64), {}, {static_cast<double>(v)}))
-      .expr;
-}
-
 Value bind(Expr e) {
   Value v;
   v.expr = std::move(e);
   return v;
 }
 
+// Dims written as arithmetic (c / (b * b)) are simplified first: a shape holds
+// constants or expressions of the symbolic dims.
 Expr reshape(NodeContext& ctx, const Expr& x, std::vector<PrimExpr> dims) {
+  for (PrimExpr& d : dims) d = simplify_dims(d);
   return ctx.emit_op("relax.reshape", {x, relax::make_shape_expr(std::move(dims))});
 }
 
@@ -134,21 +131,20 @@ PrimExpr infer_dim(std::vector<PrimExpr> in, std::vector<PrimExpr> others) {
 // Both are computed at import time from the input's StructInfo (fold_on_shapes); they
 // reach their converter only when the importer does not know the input's shape.
 std::vector<Value> convert_shape_of(NodeContext& ctx) {
-  if (std::optional<std::vector<Value>> folded = fold_on_shapes(ctx)) return *folded;
-  ctx.unsupported(
-      "the shape of input 0 'data' is not known at import time (it depends on "
-      "tensor values)");
+  std::optional<std::vector<Value>> folded = fold_on_shapes(ctx);
+  if (!folded) {
+    ctx.unsupported(
+        "the shape of input 0 'data' is not known at import time (it depends on "
+        "tensor values)");
+  }
+  return *folded;
 }
 
 // ---------------------------------------------------------------- Reshape, Flatten
 
 std::vector<Value> convert_reshape(NodeContext& ctx) {
-  std::vector<PrimExpr> target;
-  if (ctx.opset() < 5) {
-    for (int64_t d : ctx.attr_ints("shape")) target.push_back(i64(d));
-  } else {
-    target = ctx.shape_input(1, "shape");
-  }
+  // (The shape was an attribute before opset 5, older than relaxc imports.)
+  std::vector<PrimExpr> target = ctx.shape_input(1, "shape");
   bool allowzero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) != 0;
   // The input's dims are needed only to copy (0) or infer (-1) one.
   std::vector<PrimExpr> in;
@@ -371,9 +367,8 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
     int64_t magnitude = step > 0 ? step : -step;
     PrimExpr length = simplify_dims(
         tir::max(tir::floordiv(tir::add(span, i64(magnitude - 1)), i64(magnitude)), i64(0)));
-    Expr indices = ctx.emit_op("relax.multiply", {iota(ctx, length), scalar_tensor(ctx, step)});
-    indices = ctx.emit_op("relax.add", {indices, prim_expr_tensor(ctx, begin)});
-    x = ctx.emit_op("relax.take", {x, indices}, Attrs({{"axis", AttrValue::integer(axis)}}));
+    x = ctx.emit_op("relax.take", {x, iota(ctx, length, begin, step)},
+                    Attrs({{"axis", AttrValue::integer(axis)}}));
   }
   return {bind(x)};
 }
@@ -502,8 +497,7 @@ std::vector<Value> convert_range(NodeContext& ctx) {
   PrimExpr span = *delta > 0 ? tir::sub(bounds[1], bounds[0]) : tir::sub(bounds[0], bounds[1]);
   PrimExpr length = simplify_dims(
       tir::max(tir::floordiv(tir::add(span, i64(magnitude - 1)), i64(magnitude)), i64(0)));
-  Expr out = ctx.emit_op("relax.multiply", {iota(ctx, length), scalar_tensor(ctx, *delta)});
-  out = ctx.emit_op("relax.add", {out, prim_expr_tensor(ctx, bounds[0])});
+  Expr out = iota(ctx, length, bounds[0], *delta);
   if (dtype != DataType::Int(64)) {
     out = ctx.emit_op("relax.astype", {out}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
   }

@@ -197,7 +197,6 @@ std::optional<std::vector<Value>> fold_cast(NodeContext& ctx,
 // Reshape of a shape tensor to 1-D or 0-d.
 std::optional<std::vector<Value>> fold_reshape(NodeContext& ctx,
                                                const std::vector<std::vector<PrimExpr>>& in) {
-  if (ctx.opset() < 5) return std::nullopt;
   std::optional<std::vector<int64_t>> target = const_ints(in[1]);
   if (!target || target->size() > 1) return std::nullopt;
   if (target->size() == 1 && (*target)[0] != -1 &&
@@ -335,12 +334,20 @@ relax::Expr prim_expr_tensor(NodeContext& ctx, const PrimExpr& e) {
   return *t;
 }
 
-relax::Expr iota(NodeContext& ctx, const PrimExpr& length) {
+relax::Expr iota(NodeContext& ctx, const PrimExpr& length, const PrimExpr& start, int64_t step) {
   relax::Expr ones = ctx.emit_op("relax.ones", {relax::make_shape_expr({length})},
                                  Attrs({{"dtype", AttrValue::data_type(DataType::Int(64))}}));
-  return ctx.emit_op(
+  relax::Expr out = ctx.emit_op(
       "relax.cumsum", {ones},
       Attrs({{"axis", AttrValue::integer(0)}, {"exclusive", AttrValue::boolean(true)}}));
+  if (step != 1) {
+    out = ctx.emit_op("relax.multiply",
+                      {out, ctx.constant_value(int_tensor(DataType::Int(64), {}, {step})).expr});
+  }
+  if (!tir::is_const_int(start, 0)) {
+    out = ctx.emit_op("relax.add", {out, prim_expr_tensor(ctx, start)});
+  }
+  return out;
 }
 
 std::optional<std::vector<PrimExpr>> known_elements(const Value& value) {

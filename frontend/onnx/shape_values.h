@@ -27,9 +27,10 @@ Value elements_value(NodeContext& ctx, std::vector<relax::PrimExpr> elements, Da
 // arithmetic on it tensor operators.
 relax::Expr prim_expr_tensor(NodeContext& ctx, const relax::PrimExpr& e);
 
-// The 1-D int64 tensor [0, 1, ..., length - 1] of a possibly symbolic length (Range and
-// Slice with bounds computed from dynamic dims).
-relax::Expr iota(NodeContext& ctx, const relax::PrimExpr& length);
+// The 1-D int64 tensor [start, start + step, ...] of a possibly symbolic length (Range
+// and Slice with bounds computed from dynamic dims).
+relax::Expr iota(NodeContext& ctx, const relax::PrimExpr& length, const relax::PrimExpr& start,
+                 int64_t step);
 
 // Simplifies `e` knowing that its symbolic variables, which are dims, are not negative.
 relax::PrimExpr simplify_dims(const relax::PrimExpr& e);
