@@ -185,13 +185,17 @@ std::optional<std::vector<Value>> fold_slice(NodeContext& ctx,
   return std::vector<Value>{one_result(ctx, std::move(out), input_dtype(ctx, 0), false)};
 }
 
-// Cast between integer types (int64 <-> int32 on shapes), which keeps the elements.
+// Cast between integer types (int64 <-> int32 on shapes), which keeps the elements, and
+// to bool (non-zero is 1).
 std::optional<std::vector<Value>> fold_cast(NodeContext& ctx,
                                             const std::vector<std::vector<PrimExpr>>& in) {
   std::optional<DataType> to = dtype_of(static_cast<int32_t>(ctx.attr_int("to")));
-  if (!to || !to->is_integer() || to->is_bool()) return std::nullopt;
-  if (input_ndim(ctx, 0) > 1 || input_dtype(ctx, 0).is_bool()) return std::nullopt;
-  return std::vector<Value>{one_result(ctx, in[0], *to, input_ndim(ctx, 0) == 0)};
+  if (!to || !to->is_integer() || input_ndim(ctx, 0) > 1) return std::nullopt;
+  std::vector<PrimExpr> out = in[0];
+  if (to->is_bool()) {
+    for (PrimExpr& e : out) e = tir::select(tir::ne(e, i64(0)), i64(1), i64(0));
+  }
+  return std::vector<Value>{one_result(ctx, std::move(out), *to, input_ndim(ctx, 0) == 0)};
 }
 
 // Reshape of a shape tensor to 1-D or 0-d.
@@ -240,6 +244,15 @@ std::optional<std::vector<Value>> fold_elementwise(NodeContext& ctx,
     }
   }
   auto at = [&](size_t i, size_t k) { return in[i].size() == 1 ? in[i][0] : in[i][k]; };
+  // A division by a constant 0 is left to the tensor operator (the simplifier would
+  // reject it).
+  if (op == "Div" || op == "Mod") {
+    for (const PrimExpr& d : in[1]) {
+      if (tir::is_const_int(d, 0)) return std::nullopt;
+    }
+  }
+  // Mod with fmod = 0 (the default) takes the divisor's sign, as Python's %.
+  bool fmod = op == "Mod" && ctx.attr_int("fmod", 0) != 0;
   auto as_bool = [&](const PrimExpr& c) { return tir::select(c, i64(1), i64(0)); };
   bool compare = op == "Equal" || op == "Less" || op == "Greater";
   std::vector<PrimExpr> out;
@@ -253,7 +266,8 @@ std::optional<std::vector<Value>> fold_elementwise(NodeContext& ctx,
       r = at(0, k);
       for (size_t i = 1; i < in.size(); ++i) {
         PrimExpr b = at(i, k);
-        if (op == "Add") r = tir::add(r, b);
+        if (op == "Add" || op == "Sum") r = tir::add(r, b);
+        if (op == "Mod") r = fmod ? tir::truncmod(r, b) : tir::floormod(r, b);
         if (op == "Sub") r = tir::sub(r, b);
         if (op == "Mul") r = tir::mul(r, b);
         // ONNX's integer division truncates.
@@ -423,7 +437,7 @@ std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx) {
   static const char* const kFolded[] = {
       "Gather", "Concat",  "Unsqueeze", "Squeeze", "Slice", "Cast", "Reshape", "ConstantOfShape",
       "Add",    "Sub",     "Mul",       "Div",     "Neg",   "Max",  "Min",     "Equal",
-      "Less",   "Greater", "Where"};
+      "Less",   "Greater", "Where",     "Mod",     "Sum"};
   bool folded = false;
   for (const char* name : kFolded) folded = folded || op == name;
   if (!folded) return std::nullopt;

@@ -37,9 +37,9 @@ relax::PrimExpr simplify_dims(const relax::PrimExpr& e);
 
 // The node computed at import time when it is one of the operators PyTorch exports on
 // shapes (Shape, Size, Gather, Concat, Unsqueeze, Squeeze, Slice, Cast, Reshape,
-// ConstantOfShape, Add, Sub, Mul, Div, Neg, Max, Min, Equal, Less, Greater, Where) and
-// its inputs are known elements; nullopt otherwise (the node's converter builds it). The
-// importer calls it before dispatching a node.
+// ConstantOfShape, Add, Sub, Mul, Div, Mod, Neg, Sum, Max, Min, Equal, Less, Greater,
+// Where) and its inputs are known elements; nullopt otherwise (the node's converter
+// builds it). The importer calls it before dispatching a node.
 std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx);
 
 }  // namespace relaxc::onnx_import

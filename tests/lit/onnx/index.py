@@ -109,6 +109,24 @@ check_node("Resize", {"x": img, "roi": empty, "scales": empty, "sizes": i64([1, 
            attrs={"mode": "linear", "coordinate_transformation_mode": "align_corners"},
            constants={"roi", "scales", "sizes"}, opset=13, name="Resize linear sizes")
 
+def linear_half_pixel(x, scale):
+    def axis_weights(n_in):
+        pos = np.clip((np.arange(n_in * scale) + 0.5) / scale - 0.5, 0, n_in - 1)
+        lo = np.floor(pos).astype(int)
+        return lo, np.minimum(lo + 1, n_in - 1), (pos - lo).astype(np.float32)
+    y0, y1, wy = axis_weights(x.shape[2])
+    x0, x1, wx = axis_weights(x.shape[3])
+    rows = x[:, :, y0] * (1 - wy)[:, None] + x[:, :, y1] * wy[:, None]
+    return (rows[..., x0] * (1 - wx) + rows[..., x1] * wx).astype(np.float32)
+
+
+check_node("Resize", {"x": img, "roi": empty, "scales": np.float32([1, 1, 2, 2])},
+           lambda x, **_: linear_half_pixel(x, 2), attrs={"mode": "linear"},
+           constants={"roi", "scales"}, opset=13, name="Resize linear half_pixel")
+check_node("Resize", {"x": img, "scales": np.float32([1, 1, 2, 2])},
+           lambda x, scales: x.repeat(2, 2).repeat(2, 3), constants={"scales"}, opset=10,
+           name="Resize opset 10")
+
 d2s = rng.standard_normal((1, 8, 2, 3)).astype(np.float32)
 
 

@@ -12,7 +12,7 @@
 # CHECK: ok: constant of shape
 # CHECK-NEXT: y: R.Tensor((b, n // 2), dtype="int32") = R.full(R.shape([b, n // 2]), R.const(7, "int32"), dtype="int32")
 # CHECK: ok: scalars
-# CHECK-NEXT: def main(x: R.Tensor(("b", "n", "w"), dtype="float32")) -> R.Tuple(R.Tensor((), dtype="int64"), R.Tensor((), dtype="int64"), R.Tensor(("n",), dtype="int64")):
+# CHECK-NEXT: def main(x: R.Tensor(("b", "n", "w"), dtype="float32")) -> R.Tuple(R.Tensor((), dtype="int64"), R.Tensor((), dtype="int64"), R.Tensor(("n",), dtype="int64"), R.Tensor((), dtype="int64"), R.Tensor((), dtype="int64")):
 
 import subprocess
 
@@ -93,11 +93,15 @@ scalars = make_model([
     node("Slice", ["s", "start", "end"], ["n1"]),
     node("Squeeze", ["n1"], ["n"]),
     node("Range", ["zero", "n", "step"], ["positions"]),
+    node("Mod", ["w", "four"], ["rem"]),
+    node("Sum", ["w", "n", "four"], ["total"]),
 ], [tensor_info("x", np.float32, ["b", "n", "w"])],
     [tensor_info("size", np.int64, []), tensor_info("wide", np.int64, []),
-     tensor_info("positions", np.int64, [None])])
+     tensor_info("positions", np.int64, [None]), tensor_info("rem", np.int64, []),
+     tensor_info("total", np.int64, [])])
 check_model("scalars", scalars,
             [{"x": np.zeros((2, 3, 5), np.float32)}, {"x": np.zeros((1, 6, 2), np.float32)}],
             lambda x: (np.int64(x.size), np.int64(max(x.shape[2], 4)),
-                       np.arange(x.shape[1], dtype=np.int64)))
+                       np.arange(x.shape[1], dtype=np.int64), np.int64(x.shape[2] % 4),
+                       np.int64(x.shape[2] + x.shape[1] + 4)))
 show_import("scalars import", scalars, "def main")
