@@ -402,14 +402,34 @@ std::vector<Value> convert_expand(NodeContext& ctx) {
       ctx.emit_op("relax.broadcast_to", {ctx.tensor(0), relax::make_shape_expr(std::move(out))}))};
 }
 
+// Repeats computed from a dynamic dim (PyTorch's x.repeat(batch, 1)) cannot be
+// relax.tile's attribute: each dim d repeated k times is then a broadcast of
+// (1, d) to (k, d), merged back, which is what tiling does.
 std::vector<Value> convert_tile(NodeContext& ctx) {
-  std::vector<int64_t> repeats = const_shape_input(ctx, 1, "repeats");
-  if (static_cast<int>(repeats.size()) != rank_of(ctx, 0)) {
+  std::vector<PrimExpr> repeats = ctx.shape_input(1, "repeats");
+  int rank = rank_of(ctx, 0);
+  if (static_cast<int>(repeats.size()) != rank) {
     ctx.invalid("input 1 'repeats' has " + std::to_string(repeats.size()) +
-                " entries; the input has rank " + std::to_string(rank_of(ctx, 0)));
+                " entries; the input has rank " + std::to_string(rank));
   }
-  return {bind(ctx.emit_op("relax.tile", {ctx.tensor(0)},
-                           Attrs({{"repeats", AttrValue::int_list(repeats)}})))};
+  std::vector<int64_t> constant;
+  for (const PrimExpr& k : repeats) {
+    if (const int64_t* c = tir::as_const_int(k)) constant.push_back(*c);
+  }
+  if (constant.size() == repeats.size()) {
+    return {bind(ctx.emit_op("relax.tile", {ctx.tensor(0)},
+                             Attrs({{"repeats", AttrValue::int_list(constant)}})))};
+  }
+  std::vector<PrimExpr> dims = dims_of(ctx, 0);
+  std::vector<PrimExpr> split, broadcast, merged;
+  for (int d = 0; d < rank; ++d) {
+    split.insert(split.end(), {i64(1), dims[d]});
+    broadcast.insert(broadcast.end(), {repeats[d], dims[d]});
+    merged.push_back(tir::mul(repeats[d], dims[d]));
+  }
+  Expr x = reshape(ctx, ctx.tensor(0), split);
+  x = ctx.emit_op("relax.broadcast_to", {x, relax::make_shape_expr(std::move(broadcast))});
+  return {bind(reshape(ctx, x, merged))};
 }
 
 // ---------------------------------------------------------------- Pad

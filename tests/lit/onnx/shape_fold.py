@@ -11,6 +11,8 @@
 # CHECK-NEXT: y: R.Tensor((b, n, 4), dtype="float32") = R.broadcast_to(x, R.shape([b, n, 4]))
 # CHECK: ok: constant of shape
 # CHECK-NEXT: y: R.Tensor((b, n // 2), dtype="int32") = R.full(R.shape([b, n // 2]), R.const(7, "int32"), dtype="int32")
+# CHECK: ok: tile
+# CHECK-NEXT: def main(x: R.Tensor(("b", "n"), dtype="float32")) -> R.Tensor(("b * (b // 2)", "n * 3"), dtype="float32"):
 # CHECK: ok: scalars
 # CHECK-NEXT: def main(x: R.Tensor(("b", "n", "w"), dtype="float32")) -> R.Tuple(R.Tensor((), dtype="int64"), R.Tensor((), dtype="int64"), R.Tensor(("n",), dtype="int64"), R.Tensor((), dtype="int64"), R.Tensor((), dtype="int64")):
 
@@ -80,6 +82,20 @@ check_model("constant of shape", zeros,
             [{"x": np.zeros((2, 6), np.float32)}, {"x": np.zeros((3, 9), np.float32)}],
             lambda x: np.full((x.shape[0], x.shape[1] // 2), 7, np.int32))
 show_import("constant of shape import", zeros, "R.full")
+
+# x.repeat(b // 2, 3): Tile with repeats computed from a dynamic dim.
+tile = make_model([
+    const("zero", [0]), const("two", [2]), const("three", [3]),
+    node("Shape", ["x"], ["s"]),
+    node("Gather", ["s", "zero"], ["b"]),
+    node("Div", ["b", "two"], ["half"]),
+    node("Concat", ["half", "three"], ["repeats"], axis=0),
+    node("Tile", ["x", "repeats"], ["y"]),
+], [tensor_info("x", np.float32, ["b", "n"])], [tensor_info("y", np.float32, [None, None])])
+check_model("tile", tile, [{"x": np.random.rand(4, 3).astype(np.float32)},
+                           {"x": np.random.rand(2, 1).astype(np.float32)}],
+            lambda x: np.tile(x, (x.shape[0] // 2, 3)))
+show_import("tile import", tile, "def main")
 
 # Scalars: Size, Max, the last dim by a negative Gather, a Slice and Squeeze of the shape,
 # arange(n) from it; every output a tensor the graph computes.
