@@ -159,6 +159,10 @@ class GraphImporter {
   relax::StructInfo input_struct_info(const onnx::ValueInfoProto& input);
   void import_initializers();
   void import_node(const onnx::NodeProto& node, size_t index);
+  // A graph output's declared element type and rank against what the converters
+  // computed: a difference is a converter's mistake or a wrong model, never ignored.
+  void check_declared_type(const onnx::ValueInfoProto& output,
+                           const relax::TensorStructInfoNode& sinfo) const;
   // A name not given to another shape variable yet: `base`, base_1, base_2, ...
   std::string fresh_dim_name(const std::string& base);
 
@@ -358,6 +362,22 @@ void GraphImporter::import_initializers() {
   }
 }
 
+void GraphImporter::check_declared_type(const onnx::ValueInfoProto& output,
+                                        const relax::TensorStructInfoNode& sinfo) const {
+  if (!output.type().has_tensor_type()) return;
+  const onnx::TypeProto::Tensor& declared = output.type().tensor_type();
+  std::optional<DataType> dtype = dtype_of(declared.elem_type());
+  if (dtype && !sinfo.dtype.is_void() && *dtype != sinfo.dtype) {
+    fail("graph output '" + output.name() + "' is declared " +
+         onnx_type_name(declared.elem_type()) + " but computed as " + sinfo.dtype.str());
+  }
+  if (declared.has_shape() && sinfo.ndim >= 0 && declared.shape().dim_size() != sinfo.ndim) {
+    fail("graph output '" + output.name() + "' is declared of rank " +
+         std::to_string(declared.shape().dim_size()) + " but computed of rank " +
+         std::to_string(sinfo.ndim));
+  }
+}
+
 void GraphImporter::import_node(const onnx::NodeProto& node, size_t index) {
   std::string label =
       (node.name().empty() ? "node #" + std::to_string(index) : "node '" + node.name() + "'") +
@@ -407,9 +427,9 @@ IRModule GraphImporter::run() {
   for (const onnx::ValueInfoProto& output : graph_.output()) {
     const Value* value = find(output.name());
     if (value == nullptr) fail("graph output '" + output.name() + "' is computed by no node");
-    if (!value->expr->struct_info.is<relax::TensorStructInfoNode>()) {
-      fail("graph output '" + output.name() + "' is not a tensor");
-    }
+    const auto* sinfo = value->expr->struct_info.as<relax::TensorStructInfoNode>();
+    if (sinfo == nullptr) fail("graph output '" + output.name() + "' is not a tensor");
+    check_declared_type(output, *sinfo);
     results.push_back(builder_.emit(value->expr, identifier(output.name())));
     names.push_back(AttrValue::string(output.name()));
   }

@@ -94,6 +94,18 @@ expect_error("string input", strings, [], "element type STRING")
 # CHECK-LABEL: ok: string input
 # CHECK-NEXT: error: {{.*}}: graph input 's' has element type STRING, which relaxc has no tensors of
 
+# A graph output declared with another element type or rank than the graph computes.
+mistyped = make_model([helper.make_node("Identity", ["x"], ["y"])],
+                      [tensor_info("x", np.float32, [2, 3])], [tensor_info("y", np.int64, [2, 3])])
+expect_error("declared type", mistyped, [x23], "declared INT64")
+# CHECK-LABEL: ok: declared type
+# CHECK-NEXT: error: {{.*}}: graph output 'y' is declared INT64 but computed as float32
+misranked = make_model([helper.make_node("Identity", ["x"], ["y"])],
+                       [tensor_info("x", np.float32, [2, 3])], [tensor_info("y", np.float32, [6])])
+expect_error("declared rank", misranked, [x23], "declared of rank 1")
+# CHECK-LABEL: ok: declared rank
+# CHECK-NEXT: error: {{.*}}: graph output 'y' is declared of rank 1 but computed of rank 2
+
 # Running: the number of --input, and the sizes of a shared dim_param.
 shared = make_model([helper.make_node("Identity", ["x"], ["y"]), helper.make_node("Identity", ["z"], ["w"])],
                     [tensor_info("x", np.float32, ["batch", 3]), tensor_info("z", np.float32, ["batch"])],
