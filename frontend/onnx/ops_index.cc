@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/shape_values.h"
 #include "ir/arith/analyzer.h"
+#include "ir/relax/ops/op_common.h"
 
 namespace relaxc::onnx_import {
 
@@ -17,37 +19,6 @@ namespace {
 
 using relax::Expr;
 using relax::PrimExpr;
-
-PrimExpr i64(int64_t v) { return tir::int_imm(DataType::Int(64), v); }
-
-Value bind(Expr e) {
-  Value v;
-  v.expr = std::move(e);
-  return v;
-}
-
-const relax::TensorStructInfoNode& info(const NodeContext& ctx, size_t i) {
-  const auto* t = ctx.tensor(i)->struct_info.as<relax::TensorStructInfoNode>();
-  if (t == nullptr) ctx.unsupported("input " + std::to_string(i) + " is not a tensor");
-  return *t;
-}
-
-std::vector<PrimExpr> dims_of(const NodeContext& ctx, size_t i) {
-  const std::vector<PrimExpr>* dims = info(ctx, i).shape_values();
-  if (dims == nullptr) {
-    ctx.unsupported("the shape of input " + std::to_string(i) +
-                    " is not known at import time (it depends on tensor values)");
-  }
-  return *dims;
-}
-
-int64_t normalize_axis(const NodeContext& ctx, int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank) {
-    ctx.invalid("attribute 'axis' " + std::to_string(axis) + " is out of range for rank " +
-                std::to_string(rank));
-  }
-  return axis < 0 ? axis + rank : axis;
-}
 
 // `indices` (input `i`) with each negative entry plus `bounds` (broadcast against the
 // indices: one dim, or one per last index axis): left as they are when they are a
@@ -61,7 +32,7 @@ Expr wrap_negative(NodeContext& ctx, size_t i, const std::vector<PrimExpr>& boun
     }
     if (!negative) return indices.expr;
   }
-  DataType dtype = info(ctx, i).dtype;
+  DataType dtype = input_tensor_info(ctx, i).dtype;
   Expr bound = elements_value(ctx, bounds, dtype, bounds.size() == 1).expr;
   Expr zero = ctx.constant_value(HostTensor::from_doubles(dtype, {}, {0.0})).expr;
   Expr negative = ctx.emit_op("relax.less", {indices.expr, zero});
@@ -71,27 +42,29 @@ Expr wrap_negative(NodeContext& ctx, size_t i, const std::vector<PrimExpr>& boun
 
 // ---------------------------------------------------------------- gathers and scatters
 
-std::vector<Value> convert_gather(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(dims.size()));
-  Expr indices = wrap_negative(ctx, 1, {dims[axis]});
-  return {bind(ctx.emit_op("relax.take", {ctx.tensor(0), indices},
-                           Attrs({{"axis", AttrValue::integer(axis)}})))};
+// The axis of Gather, GatherElements and ScatterElements, and their indices (input 1)
+// wrapped by that axis's dim.
+std::pair<int64_t, Expr> axis_and_indices(NodeContext& ctx) {
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(dims.size()),
+                                "attribute 'axis'");
+  return {axis, wrap_negative(ctx, 1, {dims[axis]})};
 }
 
-std::vector<Value> convert_gather_elements(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(dims.size()));
-  Expr indices = wrap_negative(ctx, 1, {dims[axis]});
-  return {bind(ctx.emit_op("relax.gather_elements", {ctx.tensor(0), indices},
-                           Attrs({{"axis", AttrValue::integer(axis)}})))};
+// Gather is relax.take, GatherElements relax.gather_elements, along the axis.
+Converter gather_along_axis(const std::string& op) {
+  return [op](NodeContext& ctx) -> std::vector<Value> {
+    auto [axis, indices] = axis_and_indices(ctx);
+    return {tensor_value(
+        ctx.emit_op(op, {ctx.tensor(0), indices}, Attrs({{"axis", AttrValue::integer(axis)}})))};
+  };
 }
 
 // The dims that the last axis of GatherND's and ScatterND's indices index: the data's
 // dims after the batch dims.
 std::vector<PrimExpr> indexed_dims(NodeContext& ctx, int64_t batch_dims) {
-  std::vector<PrimExpr> data = dims_of(ctx, 0);
-  std::vector<PrimExpr> indices = dims_of(ctx, 1);
+  std::vector<PrimExpr> data = input_dims(ctx, 0);
+  std::vector<PrimExpr> indices = input_dims(ctx, 1);
   const int64_t* depth = indices.empty() ? nullptr : tir::as_const_int(indices.back());
   if (depth == nullptr || batch_dims + *depth > static_cast<int64_t>(data.size())) {
     ctx.invalid(
@@ -104,8 +77,8 @@ std::vector<PrimExpr> indexed_dims(NodeContext& ctx, int64_t batch_dims) {
 std::vector<Value> convert_gather_nd(NodeContext& ctx) {
   int64_t batch_dims = ctx.opset() >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
   Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, batch_dims));
-  return {bind(ctx.emit_op("relax.gather_nd", {ctx.tensor(0), indices},
-                           Attrs({{"batch_dims", AttrValue::integer(batch_dims)}})))};
+  return {tensor_value(ctx.emit_op("relax.gather_nd", {ctx.tensor(0), indices},
+                                   Attrs({{"batch_dims", AttrValue::integer(batch_dims)}})))};
 }
 
 // ONNX's reduction attribute as the Relax scatters name it.
@@ -118,18 +91,17 @@ std::string reduction_of(NodeContext& ctx) {
 }
 
 std::vector<Value> convert_scatter_elements(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(dims.size()));
-  Expr indices = wrap_negative(ctx, 1, {dims[axis]});
-  return {bind(ctx.emit_op("relax.scatter_elements", {ctx.tensor(0), indices, ctx.tensor(2)},
-                           Attrs({{"axis", AttrValue::integer(axis)},
-                                  {"reduction", AttrValue::string(reduction_of(ctx))}})))};
+  auto [axis, indices] = axis_and_indices(ctx);
+  return {
+      tensor_value(ctx.emit_op("relax.scatter_elements", {ctx.tensor(0), indices, ctx.tensor(2)},
+                               Attrs({{"axis", AttrValue::integer(axis)},
+                                      {"reduction", AttrValue::string(reduction_of(ctx))}})))};
 }
 
 std::vector<Value> convert_scatter_nd(NodeContext& ctx) {
   Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, 0));
-  return {bind(ctx.emit_op("relax.scatter_nd", {ctx.tensor(0), indices, ctx.tensor(2)},
-                           Attrs({{"reduction", AttrValue::string(reduction_of(ctx))}})))};
+  return {tensor_value(ctx.emit_op("relax.scatter_nd", {ctx.tensor(0), indices, ctx.tensor(2)},
+                                   Attrs({{"reduction", AttrValue::string(reduction_of(ctx))}})))};
 }
 
 // ---------------------------------------------------------------- OneHot
@@ -147,11 +119,11 @@ std::vector<Value> convert_one_hot(NodeContext& ctx) {
                                          : tir::int_imm(values.dtype, values.element_as_int(k));
     return relax::make_prim_value(v);
   };
-  Expr indices = wrap_negative(ctx, 0, {i64(depth)});
-  int64_t rank = info(ctx, 0).ndim;
+  Expr indices = wrap_negative(ctx, 0, {relax::const_dim(depth)});
+  int64_t rank = input_tensor_info(ctx, 0).ndim;
   int64_t axis = ctx.attr_int("axis", -1);
-  if (rank >= 0) axis = normalize_axis(ctx, axis, rank + 1);
-  return {bind(ctx.emit_op(
+  if (rank >= 0) axis = normalize_axis(ctx, axis, rank + 1, "attribute 'axis'");
+  return {tensor_value(ctx.emit_op(
       "relax.one_hot", {indices, scalar(1), scalar(0)},
       Attrs({{"depth", AttrValue::integer(depth)}, {"axis", AttrValue::integer(axis)}})))};
 }
@@ -190,9 +162,9 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
         ctx.unsupported("input " + std::to_string(scales_at) + " 'scales': dim " +
                         std::to_string(k) + " times its scale is not a whole number");
       }
-      out.push_back(i64(static_cast<int64_t>(size)));
+      out.push_back(relax::const_dim(static_cast<int64_t>(size)));
     } else if (scale == std::floor(scale)) {
-      out.push_back(tir::mul(dims[k], i64(static_cast<int64_t>(scale))));
+      out.push_back(tir::mul(dims[k], relax::const_dim(static_cast<int64_t>(scale))));
     } else {
       ctx.unsupported("input " + std::to_string(scales_at) +
                       " 'scales': a fractional scale of the symbolic dim " + std::to_string(k));
@@ -202,7 +174,7 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
 }
 
 std::vector<Value> convert_resize(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
   if (dims.size() != 4)
     ctx.unsupported("input 0 has rank " + std::to_string(dims.size()) +
                     "; only 4-D (NCHW) images are resized");
@@ -237,25 +209,18 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
   Attrs attrs({{"method", AttrValue::string(method)},
                {"coordinate_transformation_mode", AttrValue::string(transform)},
                {"rounding_method", AttrValue::string(mode == "nearest" ? rounding : "")}});
-  return {bind(ctx.emit_op("relax.image.resize2d",
-                           {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))}, attrs))};
+  return {tensor_value(ctx.emit_op(
+      "relax.image.resize2d", {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))}, attrs))};
 }
 
 // ---------------------------------------------------------------- DepthToSpace, SpaceToDepth
-
-// Dims written as arithmetic (c / (b * b)) are simplified first: a shape holds
-// constants or expressions of the symbolic dims.
-Expr reshape(NodeContext& ctx, const Expr& x, std::vector<PrimExpr> dims) {
-  for (PrimExpr& d : dims) d = simplify_dims(d);
-  return ctx.emit_op("relax.reshape", {x, relax::make_shape_expr(std::move(dims))});
-}
 
 Expr permute(NodeContext& ctx, const Expr& x, std::vector<int64_t> axes) {
   return ctx.emit_op("relax.permute_dims", {x}, Attrs({{"axes", AttrValue::int_list(axes)}}));
 }
 
 std::vector<PrimExpr> image_dims(NodeContext& ctx, int64_t block) {
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
   if (dims.size() != 4) ctx.invalid("input 0 must have rank 4 (NCHW)");
   if (block <= 0) ctx.invalid("attribute 'blocksize' must be positive");
   return dims;
@@ -268,46 +233,51 @@ std::vector<Value> convert_depth_to_space(NodeContext& ctx) {
   std::vector<PrimExpr> d = image_dims(ctx, b);
   std::string mode = ctx.opset() >= 11 ? ctx.attr_string("mode", "DCR") : "DCR";
   if (mode != "DCR" && mode != "CRD") ctx.invalid("attribute 'mode' \"" + mode + "\"");
-  PrimExpr c = tir::floordiv(d[1], i64(b * b));
+  PrimExpr c = tir::floordiv(d[1], relax::const_dim(b * b));
   Expr x = ctx.tensor(0);
   if (mode == "DCR") {
-    x = reshape(ctx, x, {d[0], i64(b), i64(b), c, d[2], d[3]});
+    x = emit_reshape(ctx, x, {d[0], relax::const_dim(b), relax::const_dim(b), c, d[2], d[3]});
     x = permute(ctx, x, {0, 3, 4, 1, 5, 2});
   } else {
-    x = reshape(ctx, x, {d[0], c, i64(b), i64(b), d[2], d[3]});
+    x = emit_reshape(ctx, x, {d[0], c, relax::const_dim(b), relax::const_dim(b), d[2], d[3]});
     x = permute(ctx, x, {0, 1, 4, 2, 5, 3});
   }
-  return {bind(reshape(ctx, x, {d[0], c, tir::mul(d[2], i64(b)), tir::mul(d[3], i64(b))}))};
+  return {tensor_value(emit_reshape(
+      ctx, x,
+      {d[0], c, tir::mul(d[2], relax::const_dim(b)), tir::mul(d[3], relax::const_dim(b))}))};
 }
 
 std::vector<Value> convert_space_to_depth(NodeContext& ctx) {
   int64_t b = ctx.attr_int("blocksize");
   std::vector<PrimExpr> d = image_dims(ctx, b);
-  PrimExpr h = tir::floordiv(d[2], i64(b)), w = tir::floordiv(d[3], i64(b));
-  Expr x = reshape(ctx, ctx.tensor(0), {d[0], d[1], h, i64(b), w, i64(b)});
+  PrimExpr h = tir::floordiv(d[2], relax::const_dim(b)),
+           w = tir::floordiv(d[3], relax::const_dim(b));
+  Expr x = emit_reshape(ctx, ctx.tensor(0),
+                        {d[0], d[1], h, relax::const_dim(b), w, relax::const_dim(b)});
   x = permute(ctx, x, {0, 3, 5, 1, 2, 4});
-  return {bind(reshape(ctx, x, {d[0], tir::mul(d[1], i64(b * b)), h, w}))};
+  return {
+      tensor_value(emit_reshape(ctx, x, {d[0], tir::mul(d[1], relax::const_dim(b * b)), h, w}))};
 }
 
 // ---------------------------------------------------------------- Trilu
 
 std::vector<Value> convert_trilu(NodeContext& ctx) {
-  PrimExpr k = i64(0);
+  PrimExpr k = relax::const_dim(0);
   if (ctx.has_input(1)) {
     const HostTensor& t = ctx.constant_input(1, "k");
     if (t.num_elements() != 1) ctx.invalid("input 1 'k' must hold one value");
-    k = i64(t.element_as_int(0));
+    k = relax::const_dim(t.element_as_int(0));
   }
   bool upper = ctx.attr_int("upper", 1) != 0;
-  return {bind(ctx.emit_op(upper ? "relax.triu" : "relax.tril",
-                           {ctx.tensor(0), relax::make_prim_value(k)}))};
+  return {tensor_value(ctx.emit_op(upper ? "relax.triu" : "relax.tril",
+                                   {ctx.tensor(0), relax::make_prim_value(k)}))};
 }
 
 }  // namespace
 
 void register_index_converters(ConverterTable& table) {
-  table.add("Gather", 1, convert_gather);
-  table.add("GatherElements", 11, convert_gather_elements);
+  table.add("Gather", 1, gather_along_axis("relax.take"));
+  table.add("GatherElements", 11, gather_along_axis("relax.gather_elements"));
   table.add("GatherND", 11, convert_gather_nd);
   table.add("ScatterElements", 11, convert_scatter_elements);
   table.add("ScatterND", 11, convert_scatter_nd);

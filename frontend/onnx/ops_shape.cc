@@ -12,6 +12,7 @@
 #include "frontend/onnx/shape_values.h"
 #include "frontend/onnx/tensor_proto.h"
 #include "ir/arith/analyzer.h"
+#include "ir/relax/ops/op_common.h"
 
 namespace relaxc::onnx_import {
 
@@ -19,41 +20,6 @@ namespace {
 
 using relax::Expr;
 using relax::PrimExpr;
-
-PrimExpr i64(int64_t v) { return tir::int_imm(DataType::Int(64), v); }
-
-const relax::TensorStructInfoNode& info(const NodeContext& ctx, size_t i) {
-  const auto* t = ctx.tensor(i)->struct_info.as<relax::TensorStructInfoNode>();
-  if (t == nullptr) ctx.unsupported("input " + std::to_string(i) + " is not a tensor");
-  return *t;
-}
-
-// The dims of input `i`; an error when the importer does not know them (a shape that
-// came from tensor values).
-std::vector<PrimExpr> dims_of(const NodeContext& ctx, size_t i) {
-  const std::vector<PrimExpr>* dims = info(ctx, i).shape_values();
-  if (dims == nullptr) {
-    ctx.unsupported("the shape of input " + std::to_string(i) +
-                    " is not known at import time (it depends on tensor values)");
-  }
-  return *dims;
-}
-
-int rank_of(const NodeContext& ctx, size_t i) {
-  int ndim = info(ctx, i).ndim;
-  if (ndim < 0) ctx.unsupported("the rank of input " + std::to_string(i) + " is not known");
-  return ndim;
-}
-
-// `axis` in [-rank, rank) as a dimension index; an error naming `what` otherwise.
-int64_t normalize_axis(const NodeContext& ctx, int64_t axis, int64_t rank,
-                       const std::string& what) {
-  if (axis < -rank || axis >= rank) {
-    ctx.invalid(what + " " + std::to_string(axis) + " is out of range for rank " +
-                std::to_string(rank));
-  }
-  return axis < 0 ? axis + rank : axis;
-}
 
 // The constant integers of a shape input; an error if one is symbolic.
 std::vector<int64_t> const_shape_input(const NodeContext& ctx, size_t i, const std::string& what) {
@@ -70,21 +36,8 @@ std::vector<int64_t> const_shape_input(const NodeContext& ctx, size_t i, const s
   return out;
 }
 
-Value bind(Expr e) {
-  Value v;
-  v.expr = std::move(e);
-  return v;
-}
-
-// Dims written as arithmetic (c / (b * b)) are simplified first: a shape holds
-// constants or expressions of the symbolic dims.
-Expr reshape(NodeContext& ctx, const Expr& x, std::vector<PrimExpr> dims) {
-  for (PrimExpr& d : dims) d = simplify_dims(d);
-  return ctx.emit_op("relax.reshape", {x, relax::make_shape_expr(std::move(dims))});
-}
-
 PrimExpr product(const std::vector<PrimExpr>& dims, size_t begin, size_t end) {
-  PrimExpr p = i64(1);
+  PrimExpr p = relax::const_dim(1);
   for (size_t k = begin; k < end; ++k) p = tir::mul(p, dims[k]);
   arith::Analyzer analyzer;
   return analyzer.simplify(p);
@@ -117,13 +70,13 @@ PrimExpr infer_dim(std::vector<PrimExpr> in, std::vector<PrimExpr> others) {
       other_sym.push_back(d);
     }
   }
-  PrimExpr num = i64(1), den = i64(other_const);
+  PrimExpr num = relax::const_dim(1), den = relax::const_dim(other_const);
   for (const PrimExpr& d : in_sym) num = tir::mul(num, d);
   for (const PrimExpr& d : other_sym) den = tir::mul(den, d);
   if (other_sym.empty() && other_const != 0 && in_const % other_const == 0) {
-    return analyzer.simplify(tir::mul(num, i64(in_const / other_const)));
+    return analyzer.simplify(tir::mul(num, relax::const_dim(in_const / other_const)));
   }
-  return analyzer.simplify(tir::floordiv(tir::mul(num, i64(in_const)), den));
+  return analyzer.simplify(tir::floordiv(tir::mul(num, relax::const_dim(in_const)), den));
 }
 
 // ---------------------------------------------------------------- Shape, Size
@@ -150,7 +103,7 @@ std::vector<Value> convert_reshape(NodeContext& ctx) {
   std::vector<PrimExpr> in;
   for (const PrimExpr& d : target) {
     if (tir::is_const_int(d, -1) || (tir::is_const_int(d, 0) && !allowzero)) {
-      in = dims_of(ctx, 0);
+      in = input_dims(ctx, 0);
       break;
     }
   }
@@ -177,11 +130,11 @@ std::vector<Value> convert_reshape(NodeContext& ctx) {
     others.erase(others.begin() + infer_at);
     target[infer_at] = infer_dim(in, others);
   }
-  return {bind(reshape(ctx, ctx.tensor(0), target))};
+  return {tensor_value(emit_reshape(ctx, ctx.tensor(0), target))};
 }
 
 std::vector<Value> convert_flatten(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
   auto rank = static_cast<int64_t>(dims.size());
   int64_t axis = ctx.attr_int("axis", 1);
   if (axis < -rank || axis > rank) {
@@ -189,8 +142,8 @@ std::vector<Value> convert_flatten(NodeContext& ctx) {
                 std::to_string(rank));
   }
   if (axis < 0) axis += rank;
-  return {bind(
-      reshape(ctx, ctx.tensor(0), {product(dims, 0, axis), product(dims, axis, dims.size())}))};
+  return {tensor_value(emit_reshape(ctx, ctx.tensor(0),
+                                    {product(dims, 0, axis), product(dims, axis, dims.size())}))};
 }
 
 // ---------------------------------------------------------------- Squeeze, Unsqueeze
@@ -206,14 +159,14 @@ std::optional<std::vector<int64_t>> axes_of(NodeContext& ctx) {
 }
 
 std::vector<Value> convert_squeeze(NodeContext& ctx) {
-  int rank = rank_of(ctx, 0);
+  int rank = input_rank(ctx, 0);
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   std::vector<int64_t> normalized;
   if (axes) {
     for (int64_t a : *axes) normalized.push_back(normalize_axis(ctx, a, rank, "axis"));
   } else {
     // Without axes, every dim that is 1; a symbolic dim may be 1 only at run time.
-    std::vector<PrimExpr> dims = dims_of(ctx, 0);
+    std::vector<PrimExpr> dims = input_dims(ctx, 0);
     for (int k = 0; k < rank; ++k) {
       if (tir::as_const_int(dims[k]) == nullptr) {
         ctx.unsupported("no 'axes' and dim " + std::to_string(k) +
@@ -222,25 +175,25 @@ std::vector<Value> convert_squeeze(NodeContext& ctx) {
       if (tir::is_const_int(dims[k], 1)) normalized.push_back(k);
     }
   }
-  return {bind(ctx.emit_op("relax.squeeze", {ctx.tensor(0)},
-                           Attrs({{"axis", AttrValue::int_list(normalized)}})))};
+  return {tensor_value(ctx.emit_op("relax.squeeze", {ctx.tensor(0)},
+                                   Attrs({{"axis", AttrValue::int_list(normalized)}})))};
 }
 
 std::vector<Value> convert_unsqueeze(NodeContext& ctx) {
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   if (!axes) ctx.invalid("needs 'axes'");
-  int64_t out_rank = rank_of(ctx, 0) + static_cast<int64_t>(axes->size());
+  int64_t out_rank = input_rank(ctx, 0) + static_cast<int64_t>(axes->size());
   std::vector<int64_t> normalized;
   for (int64_t a : *axes) normalized.push_back(normalize_axis(ctx, a, out_rank, "axis"));
   std::sort(normalized.begin(), normalized.end());
-  return {bind(ctx.emit_op("relax.expand_dims", {ctx.tensor(0)},
-                           Attrs({{"axis", AttrValue::int_list(normalized)}})))};
+  return {tensor_value(ctx.emit_op("relax.expand_dims", {ctx.tensor(0)},
+                                   Attrs({{"axis", AttrValue::int_list(normalized)}})))};
 }
 
 // ---------------------------------------------------------------- Transpose, Concat
 
 std::vector<Value> convert_transpose(NodeContext& ctx) {
-  int rank = rank_of(ctx, 0);
+  int rank = input_rank(ctx, 0);
   std::vector<int64_t> perm;
   for (int k = rank - 1; k >= 0; --k) perm.push_back(k);
   perm = ctx.attr_ints("perm", perm);
@@ -248,22 +201,22 @@ std::vector<Value> convert_transpose(NodeContext& ctx) {
     ctx.invalid("attribute 'perm' has " + std::to_string(perm.size()) +
                 " entries for an input of rank " + std::to_string(rank));
   }
-  return {bind(ctx.emit_op("relax.permute_dims", {ctx.tensor(0)},
-                           Attrs({{"axes", AttrValue::int_list(perm)}})))};
+  return {tensor_value(ctx.emit_op("relax.permute_dims", {ctx.tensor(0)},
+                                   Attrs({{"axes", AttrValue::int_list(perm)}})))};
 }
 
 std::vector<Value> convert_concat(NodeContext& ctx) {
   std::vector<Expr> parts;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) parts.push_back(ctx.tensor(i));
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis"), rank_of(ctx, 0), "attribute 'axis'");
-  return {bind(ctx.emit_op("relax.concat", {ctx.builder().tuple(parts)},
-                           Attrs({{"axis", AttrValue::integer(axis)}})))};
+  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis"), input_rank(ctx, 0), "attribute 'axis'");
+  return {tensor_value(ctx.emit_op("relax.concat", {ctx.builder().tuple(parts)},
+                                   Attrs({{"axis", AttrValue::integer(axis)}})))};
 }
 
 // ---------------------------------------------------------------- Split
 
 std::vector<Value> convert_split(NodeContext& ctx) {
-  int rank = rank_of(ctx, 0);
+  int rank = input_rank(ctx, 0);
   int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), rank, "attribute 'axis'");
   auto outputs = static_cast<int64_t>(ctx.node().output_size());
   std::optional<std::vector<int64_t>> sizes;
@@ -278,13 +231,13 @@ std::vector<Value> convert_split(NodeContext& ctx) {
       ctx.invalid("'split' has " + std::to_string(sizes->size()) + " sizes for " +
                   std::to_string(outputs) + " outputs");
     }
-    PrimExpr dim = dims_of(ctx, 0)[axis];
+    PrimExpr dim = input_dims(ctx, 0)[axis];
     int64_t total = 0;
     std::vector<int64_t> indices;
     for (size_t k = 0; k + 1 < sizes->size(); ++k) indices.push_back(total += (*sizes)[k]);
     total += sizes->back();
     arith::Analyzer analyzer;
-    if (!analyzer.can_prove_equal(dim, i64(total))) {
+    if (!analyzer.can_prove_equal(dim, relax::const_dim(total))) {
       ctx.invalid("the sizes in 'split' add up to " + std::to_string(total) +
                   ", not to the dim being split");
     }
@@ -296,7 +249,7 @@ std::vector<Value> convert_split(NodeContext& ctx) {
   std::vector<Value> out;
   for (int64_t k = 0; k < outputs; ++k) {
     out.push_back(
-        bind(ctx.builder().emit(ctx.builder().tuple_get_item(tuple, static_cast<int>(k)))));
+        tensor_value(ctx.builder().emit(ctx.builder().tuple_get_item(tuple, static_cast<int>(k)))));
   }
   return out;
 }
@@ -310,12 +263,12 @@ Expr prim_tuple(NodeContext& ctx, const std::vector<PrimExpr>& values) {
 }
 
 std::vector<Value> convert_slice(NodeContext& ctx) {
-  int rank = rank_of(ctx, 0);
+  int rank = input_rank(ctx, 0);
   std::vector<PrimExpr> starts, ends;
   std::vector<int64_t> axes, steps;
   if (ctx.opset() < 10) {
-    for (int64_t s : ctx.attr_ints("starts")) starts.push_back(i64(s));
-    for (int64_t e : ctx.attr_ints("ends")) ends.push_back(i64(e));
+    for (int64_t s : ctx.attr_ints("starts")) starts.push_back(relax::const_dim(s));
+    for (int64_t e : ctx.attr_ints("ends")) ends.push_back(relax::const_dim(e));
     if (ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
   } else {
     starts = ctx.shape_input(1, "starts");
@@ -341,10 +294,10 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
       symbolic.push_back(k);
       continue;
     }
-    axis_values.push_back(i64(normalize_axis(ctx, axes[k], rank, "axis")));
+    axis_values.push_back(relax::const_dim(normalize_axis(ctx, axes[k], rank, "axis")));
     begin_values.push_back(starts[k]);
     end_values.push_back(ends[k]);
-    step_values.push_back(i64(steps[k]));
+    step_values.push_back(relax::const_dim(steps[k]));
   }
   Expr x = ctx.tensor(0);
   if (!axis_values.empty()) {
@@ -354,23 +307,24 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
   }
   for (size_t k : symbolic) {
     int64_t axis = normalize_axis(ctx, axes[k], rank, "axis");
-    PrimExpr n = dims_of(ctx, 0)[axis];
+    PrimExpr n = input_dims(ctx, 0)[axis];
     int64_t step = steps[k];
     auto clamp = [&](const PrimExpr& index) {
-      PrimExpr v = tir::select(tir::lt(index, i64(0)), tir::add(index, n), index);
-      PrimExpr lo = step > 0 ? i64(0) : i64(-1);
-      PrimExpr hi = step > 0 ? n : tir::sub(n, i64(1));
+      PrimExpr v = tir::select(tir::lt(index, relax::const_dim(0)), tir::add(index, n), index);
+      PrimExpr lo = step > 0 ? relax::const_dim(0) : relax::const_dim(-1);
+      PrimExpr hi = step > 0 ? n : tir::sub(n, relax::const_dim(1));
       return simplify_dims(tir::min(tir::max(v, lo), hi));
     };
     PrimExpr begin = clamp(starts[k]), end = clamp(ends[k]);
     PrimExpr span = step > 0 ? tir::sub(end, begin) : tir::sub(begin, end);
     int64_t magnitude = step > 0 ? step : -step;
-    PrimExpr length = simplify_dims(
-        tir::max(tir::floordiv(tir::add(span, i64(magnitude - 1)), i64(magnitude)), i64(0)));
+    PrimExpr length = simplify_dims(tir::max(
+        tir::floordiv(tir::add(span, relax::const_dim(magnitude - 1)), relax::const_dim(magnitude)),
+        relax::const_dim(0)));
     x = ctx.emit_op("relax.take", {x, iota(ctx, length, begin, step)},
                     Attrs({{"axis", AttrValue::integer(axis)}}));
   }
-  return {bind(x)};
+  return {tensor_value(x)};
 }
 
 // ---------------------------------------------------------------- Expand, Tile
@@ -378,11 +332,11 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
 // ONNX's bidirectional broadcast of the input's dims with the target shape: each dim
 // is the one that is not 1.
 std::vector<Value> convert_expand(NodeContext& ctx) {
-  std::vector<PrimExpr> in = dims_of(ctx, 0);
+  std::vector<PrimExpr> in = input_dims(ctx, 0);
   std::vector<PrimExpr> target = ctx.shape_input(1, "shape");
   size_t rank = std::max(in.size(), target.size());
-  in.insert(in.begin(), rank - in.size(), i64(1));
-  target.insert(target.begin(), rank - target.size(), i64(1));
+  in.insert(in.begin(), rank - in.size(), relax::const_dim(1));
+  target.insert(target.begin(), rank - target.size(), relax::const_dim(1));
   arith::Analyzer analyzer;
   std::vector<PrimExpr> out;
   for (size_t k = 0; k < rank; ++k) {
@@ -398,7 +352,7 @@ std::vector<Value> convert_expand(NodeContext& ctx) {
                       "run time");
     }
   }
-  return {bind(
+  return {tensor_value(
       ctx.emit_op("relax.broadcast_to", {ctx.tensor(0), relax::make_shape_expr(std::move(out))}))};
 }
 
@@ -407,7 +361,7 @@ std::vector<Value> convert_expand(NodeContext& ctx) {
 // (1, d) to (k, d), merged back, which is what tiling does.
 std::vector<Value> convert_tile(NodeContext& ctx) {
   std::vector<PrimExpr> repeats = ctx.shape_input(1, "repeats");
-  int rank = rank_of(ctx, 0);
+  int rank = input_rank(ctx, 0);
   if (static_cast<int>(repeats.size()) != rank) {
     ctx.invalid("input 1 'repeats' has " + std::to_string(repeats.size()) +
                 " entries; the input has rank " + std::to_string(rank));
@@ -417,25 +371,25 @@ std::vector<Value> convert_tile(NodeContext& ctx) {
     if (const int64_t* c = tir::as_const_int(k)) constant.push_back(*c);
   }
   if (constant.size() == repeats.size()) {
-    return {bind(ctx.emit_op("relax.tile", {ctx.tensor(0)},
-                             Attrs({{"repeats", AttrValue::int_list(constant)}})))};
+    return {tensor_value(ctx.emit_op("relax.tile", {ctx.tensor(0)},
+                                     Attrs({{"repeats", AttrValue::int_list(constant)}})))};
   }
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
   std::vector<PrimExpr> split, broadcast, merged;
   for (int d = 0; d < rank; ++d) {
-    split.insert(split.end(), {i64(1), dims[d]});
+    split.insert(split.end(), {relax::const_dim(1), dims[d]});
     broadcast.insert(broadcast.end(), {repeats[d], dims[d]});
     merged.push_back(tir::mul(repeats[d], dims[d]));
   }
-  Expr x = reshape(ctx, ctx.tensor(0), split);
+  Expr x = emit_reshape(ctx, ctx.tensor(0), split);
   x = ctx.emit_op("relax.broadcast_to", {x, relax::make_shape_expr(std::move(broadcast))});
-  return {bind(reshape(ctx, x, merged))};
+  return {tensor_value(emit_reshape(ctx, x, merged))};
 }
 
 // ---------------------------------------------------------------- Pad
 
 std::vector<Value> convert_pad(NodeContext& ctx) {
-  int rank = rank_of(ctx, 0);
+  int rank = input_rank(ctx, 0);
   std::vector<int64_t> pads;
   double value = 0;
   if (ctx.opset() < 11) {
@@ -466,10 +420,10 @@ std::vector<Value> convert_pad(NodeContext& ctx) {
     widths.push_back(pads[k]);
     widths.push_back(pads[k + rank]);
   }
-  return {bind(ctx.emit_op("relax.nn.pad", {ctx.tensor(0)},
-                           Attrs({{"pad_width", AttrValue::int_list(widths)},
-                                  {"pad_value", AttrValue::floating(value)},
-                                  {"pad_mode", AttrValue::string(mode)}})))};
+  return {tensor_value(ctx.emit_op("relax.nn.pad", {ctx.tensor(0)},
+                                   Attrs({{"pad_width", AttrValue::int_list(widths)},
+                                          {"pad_value", AttrValue::floating(value)},
+                                          {"pad_mode", AttrValue::string(mode)}})))};
 }
 
 // ---------------------------------------------------------------- ConstantOfShape, Range, EyeLike
@@ -482,15 +436,15 @@ std::vector<Value> convert_constant_of_shape(NodeContext& ctx) {
   if (value.num_elements() != 1) ctx.invalid("attribute 'value' must hold one element");
   value.shape = {};
   Expr fill = ctx.constant_value(value).expr;
-  return {bind(ctx.emit_op("relax.full", {relax::make_shape_expr(std::move(shape)), fill},
-                           Attrs({{"dtype", AttrValue::data_type(value.dtype)}})))};
+  return {tensor_value(ctx.emit_op("relax.full", {relax::make_shape_expr(std::move(shape)), fill},
+                                   Attrs({{"dtype", AttrValue::data_type(value.dtype)}})))};
 }
 
 // Range's bounds are scalars: constants make a relax.arange; integer bounds computed
 // from dynamic dims make start + delta * [0, length) (delta must be a constant).
 std::vector<Value> convert_range(NodeContext& ctx) {
   static const char* const kNames[] = {"start", "limit", "delta"};
-  DataType dtype = info(ctx, 0).dtype;
+  DataType dtype = input_tensor_info(ctx, 0).dtype;
   auto what = [&](size_t i) { return "input " + std::to_string(i) + " '" + kNames[i] + "'"; };
   if (ctx.input(0).constant && ctx.input(1).constant && ctx.input(2).constant) {
     std::vector<Expr> bounds;
@@ -501,8 +455,8 @@ std::vector<Value> convert_range(NodeContext& ctx) {
                                     : tir::int_imm(DataType::Int(64), t.element_as_int(0));
       bounds.push_back(relax::make_prim_value(v));
     }
-    return {
-        bind(ctx.emit_op("relax.arange", bounds, Attrs({{"dtype", AttrValue::data_type(dtype)}})))};
+    return {tensor_value(
+        ctx.emit_op("relax.arange", bounds, Attrs({{"dtype", AttrValue::data_type(dtype)}})))};
   }
   std::vector<PrimExpr> bounds;
   for (size_t i = 0; i < 3; ++i) {
@@ -515,19 +469,20 @@ std::vector<Value> convert_range(NodeContext& ctx) {
   if (*delta == 0) ctx.invalid(what(2) + " is 0");
   int64_t magnitude = *delta > 0 ? *delta : -*delta;
   PrimExpr span = *delta > 0 ? tir::sub(bounds[1], bounds[0]) : tir::sub(bounds[0], bounds[1]);
-  PrimExpr length = simplify_dims(
-      tir::max(tir::floordiv(tir::add(span, i64(magnitude - 1)), i64(magnitude)), i64(0)));
+  PrimExpr length = simplify_dims(tir::max(
+      tir::floordiv(tir::add(span, relax::const_dim(magnitude - 1)), relax::const_dim(magnitude)),
+      relax::const_dim(0)));
   Expr out = iota(ctx, length, bounds[0], *delta);
   if (dtype != DataType::Int(64)) {
     out = ctx.emit_op("relax.astype", {out}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
   }
-  return {bind(out)};
+  return {tensor_value(out)};
 }
 
 std::vector<Value> convert_eye_like(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = dims_of(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
   if (dims.size() != 2) ctx.invalid("input 0 must have rank 2");
-  DataType dtype = info(ctx, 0).dtype;
+  DataType dtype = input_tensor_info(ctx, 0).dtype;
   if (ctx.has_attr("dtype")) {
     auto code = static_cast<int32_t>(ctx.attr_int("dtype"));
     std::optional<DataType> d = dtype_of(code);
@@ -537,10 +492,11 @@ std::vector<Value> convert_eye_like(NodeContext& ctx) {
   if (!tir::as_const_int(dims[0]) || !tir::as_const_int(dims[1])) {
     ctx.unsupported("input 0 has dynamic dims; relax.eye takes constant sizes");
   }
-  return {bind(ctx.emit_op("relax.eye",
-                           {relax::make_prim_value(dims[0]), relax::make_prim_value(dims[1]),
-                            relax::make_prim_value(i64(ctx.attr_int("k", 0)))},
-                           Attrs({{"dtype", AttrValue::data_type(dtype)}})))};
+  return {
+      tensor_value(ctx.emit_op("relax.eye",
+                               {relax::make_prim_value(dims[0]), relax::make_prim_value(dims[1]),
+                                relax::make_prim_value(relax::const_dim(ctx.attr_int("k", 0)))},
+                               Attrs({{"dtype", AttrValue::data_type(dtype)}})))};
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "frontend/onnx/tensor_proto.h"
 #include "ir/arith/analyzer.h"
 #include "ir/relax/analysis.h"
+#include "ir/relax/ops/op_common.h"
 
 namespace relaxc::onnx_import {
 
@@ -24,8 +25,6 @@ constexpr int64_t kMaxElements = 1024;
 const relax::TensorStructInfoNode* tensor_info(const Value& v) {
   return v.expr->struct_info.as<relax::TensorStructInfoNode>();
 }
-
-PrimExpr i64(int64_t v) { return tir::int_imm(DataType::Int(64), v); }
 
 // A tensor of `dtype` and `shape` holding `values` (int64 written bit-exactly: ONNX
 // writes "to the end" as INT64_MAX, which a double does not hold).
@@ -101,7 +100,7 @@ std::optional<std::vector<Value>> fold_shape(NodeContext& ctx) {
 std::optional<std::vector<Value>> fold_size(NodeContext& ctx) {
   const std::vector<PrimExpr>* dims = tensor_info(ctx.input(0))->shape_values();
   if (dims == nullptr) return std::nullopt;
-  PrimExpr size = i64(1);
+  PrimExpr size = relax::const_dim(1);
   for (const PrimExpr& d : *dims) size = tir::mul(size, d);
   return std::vector<Value>{one_result(ctx, {size}, DataType::Int(64), true)};
 }
@@ -193,7 +192,8 @@ std::optional<std::vector<Value>> fold_cast(NodeContext& ctx,
   if (!to || !to->is_integer() || input_ndim(ctx, 0) > 1) return std::nullopt;
   std::vector<PrimExpr> out = in[0];
   if (to->is_bool()) {
-    for (PrimExpr& e : out) e = tir::select(tir::ne(e, i64(0)), i64(1), i64(0));
+    for (PrimExpr& e : out)
+      e = tir::select(tir::ne(e, relax::const_dim(0)), relax::const_dim(1), relax::const_dim(0));
   }
   return std::vector<Value>{one_result(ctx, std::move(out), *to, input_ndim(ctx, 0) == 0)};
 }
@@ -219,7 +219,7 @@ std::optional<std::vector<Value>> fold_constant_of_shape(
                          ? ctx.attr_tensor("value")
                          : HostTensor::from_doubles(DataType::Float(32), {1}, {0});
   if (!value.dtype.is_integer() || value.num_elements() != 1) return std::nullopt;
-  std::vector<PrimExpr> out((*shape)[0], i64(value.element_as_int(0)));
+  std::vector<PrimExpr> out((*shape)[0], relax::const_dim(value.element_as_int(0)));
   return std::vector<Value>{one_result(ctx, std::move(out), value.dtype, false)};
 }
 
@@ -253,15 +253,17 @@ std::optional<std::vector<Value>> fold_elementwise(NodeContext& ctx,
   }
   // Mod with fmod = 0 (the default) takes the divisor's sign, as Python's %.
   bool fmod = op == "Mod" && ctx.attr_int("fmod", 0) != 0;
-  auto as_bool = [&](const PrimExpr& c) { return tir::select(c, i64(1), i64(0)); };
+  auto as_bool = [&](const PrimExpr& c) {
+    return tir::select(c, relax::const_dim(1), relax::const_dim(0));
+  };
   bool compare = op == "Equal" || op == "Less" || op == "Greater";
   std::vector<PrimExpr> out;
   for (size_t k = 0; k < length; ++k) {
     PrimExpr r;
     if (op == "Where") {
-      r = tir::select(tir::ne(at(0, k), i64(0)), at(1, k), at(2, k));
+      r = tir::select(tir::ne(at(0, k), relax::const_dim(0)), at(1, k), at(2, k));
     } else if (op == "Neg") {
-      r = tir::sub(i64(0), at(0, k));
+      r = tir::sub(relax::const_dim(0), at(0, k));
     } else {
       r = at(0, k);
       for (size_t i = 1; i < in.size(); ++i) {
@@ -372,7 +374,8 @@ std::optional<std::vector<PrimExpr>> known_elements(const Value& value) {
     return std::nullopt;
   }
   std::vector<PrimExpr> out;
-  for (int64_t i = 0; i < t.num_elements(); ++i) out.push_back(i64(t.element_as_int(i)));
+  for (int64_t i = 0; i < t.num_elements(); ++i)
+    out.push_back(relax::const_dim(t.element_as_int(i)));
   return out;
 }
 
@@ -407,7 +410,8 @@ Value elements_value(NodeContext& ctx, std::vector<PrimExpr> elements, DataType 
       t = ctx.emit_op("relax.astype", {t},
                       Attrs({{"dtype", AttrValue::data_type(DataType::Int(64))}}));
     }
-    parts.push_back(ctx.emit_op("relax.reshape", {t, relax::make_shape_expr({i64(1)})}));
+    parts.push_back(
+        ctx.emit_op("relax.reshape", {t, relax::make_shape_expr({relax::const_dim(1)})}));
   }
   flush();
   relax::Expr tensor = parts[0];
@@ -458,6 +462,47 @@ std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx) {
   if (op == "Reshape") return fold_reshape(ctx, *in);
   if (op == "ConstantOfShape") return fold_constant_of_shape(ctx, *in);
   return fold_elementwise(ctx, *in, op);
+}
+
+const relax::TensorStructInfoNode& input_tensor_info(const NodeContext& ctx, size_t i) {
+  const auto* t = ctx.tensor(i)->struct_info.as<relax::TensorStructInfoNode>();
+  if (t == nullptr) ctx.unsupported("input " + std::to_string(i) + " is not a tensor");
+  return *t;
+}
+
+std::vector<PrimExpr> input_dims(const NodeContext& ctx, size_t i) {
+  const std::vector<PrimExpr>* dims = input_tensor_info(ctx, i).shape_values();
+  if (dims == nullptr) {
+    ctx.unsupported("the shape of input " + std::to_string(i) +
+                    " is not known at import time (it depends on tensor values)");
+  }
+  return *dims;
+}
+
+int input_rank(const NodeContext& ctx, size_t i) {
+  int ndim = input_tensor_info(ctx, i).ndim;
+  if (ndim < 0) ctx.unsupported("the rank of input " + std::to_string(i) + " is not known");
+  return ndim;
+}
+
+int64_t normalize_axis(const NodeContext& ctx, int64_t axis, int64_t rank,
+                       const std::string& what) {
+  if (axis < -rank || axis >= rank) {
+    ctx.invalid(what + " " + std::to_string(axis) + " is out of range for rank " +
+                std::to_string(rank));
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+Value tensor_value(relax::Expr expr) {
+  Value v;
+  v.expr = std::move(expr);
+  return v;
+}
+
+relax::Expr emit_reshape(NodeContext& ctx, const relax::Expr& x, std::vector<PrimExpr> dims) {
+  for (PrimExpr& d : dims) d = simplify_dims(d);
+  return ctx.emit_op("relax.reshape", {x, relax::make_shape_expr(std::move(dims))});
 }
 
 }  // namespace relaxc::onnx_import

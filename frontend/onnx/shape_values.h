@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "frontend/onnx/converter.h"
@@ -41,5 +42,23 @@ relax::PrimExpr simplify_dims(const relax::PrimExpr& e);
 // Where) and its inputs are known elements; nullopt otherwise (the node's converter
 // builds it). The importer calls it before dispatching a node.
 std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx);
+
+// ---------------------------------------------------------------- converter helpers
+// What the shape and index converters (ops_shape.cc, ops_index.cc) read of their inputs.
+
+// Input `i`'s TensorStructInfo; unsupported when the input is not a tensor.
+const relax::TensorStructInfoNode& input_tensor_info(const NodeContext& ctx, size_t i);
+// Input `i`'s dims; unsupported when the importer does not know them (they came from
+// tensor values).
+std::vector<relax::PrimExpr> input_dims(const NodeContext& ctx, size_t i);
+// Input `i`'s rank; unsupported when unknown.
+int input_rank(const NodeContext& ctx, size_t i);
+// `axis` in [-rank, rank) as a dim index; invalid, naming `what`, otherwise.
+int64_t normalize_axis(const NodeContext& ctx, int64_t axis, int64_t rank, const std::string& what);
+// The Value of a converter's result that carries nothing known at import time.
+Value tensor_value(relax::Expr expr);
+// relax.reshape of `x` to `dims`, simplified first: a shape holds constants or
+// expressions of the symbolic dims, not arithmetic on constants (c / (b * b)).
+relax::Expr emit_reshape(NodeContext& ctx, const relax::Expr& x, std::vector<relax::PrimExpr> dims);
 
 }  // namespace relaxc::onnx_import
