@@ -2,8 +2,6 @@
 // ScatterND, OneHot, Resize, DepthToSpace, SpaceToDepth, Trilu. ONNX indices may be
 // negative (counting from the end) where the Relax operators expect them in range, so
 // indices not known to be non-negative are wrapped first.
-#include <onnx/onnx_pb.h>
-
 #include <cmath>
 #include <string>
 #include <utility>
@@ -200,9 +198,6 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
     if (rounding != "round_prefer_floor" && rounding != "round_prefer_ceil" &&
         rounding != "floor" && rounding != "ceil") {
       ctx.invalid("attribute 'nearest_mode' \"" + rounding + "\"");
-    }
-    if (ctx.attr_int("exclude_outside", 0) != 0 && mode != "linear") {
-      ctx.unsupported("attribute 'exclude_outside' = 1");
     }
   }
   std::vector<PrimExpr> sizes = resize_sizes(ctx, dims);

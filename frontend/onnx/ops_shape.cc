@@ -5,7 +5,6 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "frontend/onnx/converter.h"
@@ -39,8 +38,7 @@ std::vector<int64_t> const_shape_input(const NodeContext& ctx, size_t i, const s
 PrimExpr product(const std::vector<PrimExpr>& dims, size_t begin, size_t end) {
   PrimExpr p = relax::const_dim(1);
   for (size_t k = begin; k < end; ++k) p = tir::mul(p, dims[k]);
-  arith::Analyzer analyzer;
-  return analyzer.simplify(p);
+  return simplify_dims(p);
 }
 
 // The -1 of a Reshape: the input's element count over the product of the other target

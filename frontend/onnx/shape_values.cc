@@ -78,10 +78,6 @@ int64_t clamp_index(int64_t index, int64_t length, bool backward) {
   return std::min(std::max(index, lo), hi);
 }
 
-Value one_result(NodeContext& ctx, std::vector<PrimExpr> elements, DataType dtype, bool scalar) {
-  return elements_value(ctx, std::move(elements), dtype, scalar);
-}
-
 std::optional<std::vector<Value>> fold_shape(NodeContext& ctx) {
   const relax::TensorStructInfoNode* x = tensor_info(ctx.input(0));
   const std::vector<PrimExpr>* dims = x->shape_values();
@@ -94,7 +90,7 @@ std::optional<std::vector<Value>> fold_shape(NodeContext& ctx) {
   }
   std::vector<PrimExpr> out;
   for (int64_t d = start; d < end; ++d) out.push_back((*dims)[d]);
-  return std::vector<Value>{one_result(ctx, std::move(out), DataType::Int(64), false)};
+  return std::vector<Value>{elements_value(ctx, std::move(out), DataType::Int(64), false)};
 }
 
 std::optional<std::vector<Value>> fold_size(NodeContext& ctx) {
@@ -102,7 +98,7 @@ std::optional<std::vector<Value>> fold_size(NodeContext& ctx) {
   if (dims == nullptr) return std::nullopt;
   PrimExpr size = relax::const_dim(1);
   for (const PrimExpr& d : *dims) size = tir::mul(size, d);
-  return std::vector<Value>{one_result(ctx, {size}, DataType::Int(64), true)};
+  return std::vector<Value>{elements_value(ctx, {size}, DataType::Int(64), true)};
 }
 
 // Gather on a 1-D known tensor with constant 0-d or 1-D indices.
@@ -121,7 +117,7 @@ std::optional<std::vector<Value>> fold_gather(NodeContext& ctx,
     out.push_back(in[0][index < 0 ? index + length : index]);
   }
   return std::vector<Value>{
-      one_result(ctx, std::move(out), input_dtype(ctx, 0), input_ndim(ctx, 1) == 0)};
+      elements_value(ctx, std::move(out), input_dtype(ctx, 0), input_ndim(ctx, 1) == 0)};
 }
 
 std::optional<std::vector<Value>> fold_concat(NodeContext& ctx,
@@ -131,7 +127,7 @@ std::optional<std::vector<Value>> fold_concat(NodeContext& ctx,
     if (input_ndim(ctx, i) != 1) return std::nullopt;
     out.insert(out.end(), in[i].begin(), in[i].end());
   }
-  return std::vector<Value>{one_result(ctx, std::move(out), input_dtype(ctx, 0), false)};
+  return std::vector<Value>{elements_value(ctx, std::move(out), input_dtype(ctx, 0), false)};
 }
 
 // Unsqueeze of a scalar to 1-D, Squeeze of one element to a scalar; other ranks are not
@@ -153,7 +149,7 @@ std::optional<std::vector<Value>> fold_squeeze(NodeContext& ctx,
   }
   if (unsqueeze && (axes.size() != 1 || (axes[0] != 0 && axes[0] != -1))) return std::nullopt;
   if (!unsqueeze && axes.size() > 1) return std::nullopt;
-  return std::vector<Value>{one_result(ctx, in[0], input_dtype(ctx, 0), !unsqueeze)};
+  return std::vector<Value>{elements_value(ctx, in[0], input_dtype(ctx, 0), !unsqueeze)};
 }
 
 std::optional<std::vector<Value>> fold_slice(NodeContext& ctx,
@@ -181,7 +177,7 @@ std::optional<std::vector<Value>> fold_slice(NodeContext& ctx,
   end = clamp_index(end, length, step < 0);
   std::vector<PrimExpr> out;
   for (int64_t k = start; step > 0 ? k < end : k > end; k += step) out.push_back(in[0][k]);
-  return std::vector<Value>{one_result(ctx, std::move(out), input_dtype(ctx, 0), false)};
+  return std::vector<Value>{elements_value(ctx, std::move(out), input_dtype(ctx, 0), false)};
 }
 
 // Cast between integer types (int64 <-> int32 on shapes), which keeps the elements, and
@@ -192,10 +188,11 @@ std::optional<std::vector<Value>> fold_cast(NodeContext& ctx,
   if (!to || !to->is_integer() || input_ndim(ctx, 0) > 1) return std::nullopt;
   std::vector<PrimExpr> out = in[0];
   if (to->is_bool()) {
-    for (PrimExpr& e : out)
+    for (PrimExpr& e : out) {
       e = tir::select(tir::ne(e, relax::const_dim(0)), relax::const_dim(1), relax::const_dim(0));
+    }
   }
-  return std::vector<Value>{one_result(ctx, std::move(out), *to, input_ndim(ctx, 0) == 0)};
+  return std::vector<Value>{elements_value(ctx, std::move(out), *to, input_ndim(ctx, 0) == 0)};
 }
 
 // Reshape of a shape tensor to 1-D or 0-d.
@@ -208,7 +205,7 @@ std::optional<std::vector<Value>> fold_reshape(NodeContext& ctx,
     return std::nullopt;
   }
   if (target->empty() && in[0].size() != 1) return std::nullopt;
-  return std::vector<Value>{one_result(ctx, in[0], input_dtype(ctx, 0), target->empty())};
+  return std::vector<Value>{elements_value(ctx, in[0], input_dtype(ctx, 0), target->empty())};
 }
 
 std::optional<std::vector<Value>> fold_constant_of_shape(
@@ -220,7 +217,7 @@ std::optional<std::vector<Value>> fold_constant_of_shape(
                          : HostTensor::from_doubles(DataType::Float(32), {1}, {0});
   if (!value.dtype.is_integer() || value.num_elements() != 1) return std::nullopt;
   std::vector<PrimExpr> out((*shape)[0], relax::const_dim(value.element_as_int(0)));
-  return std::vector<Value>{one_result(ctx, std::move(out), value.dtype, false)};
+  return std::vector<Value>{elements_value(ctx, std::move(out), value.dtype, false)};
 }
 
 // The elementwise operators on shape values, with ONNX (numpy) broadcasting of 0-d and
@@ -284,7 +281,7 @@ std::optional<std::vector<Value>> fold_elementwise(NodeContext& ctx,
     out.push_back(r);
   }
   DataType dtype = compare ? DataType::Bool() : input_dtype(ctx, op == "Where" ? 1 : 0);
-  return std::vector<Value>{one_result(ctx, std::move(out), dtype, ndim == 0)};
+  return std::vector<Value>{elements_value(ctx, std::move(out), dtype, ndim == 0)};
 }
 
 // The tensor operator of a binary PrimExpr node of kind K, applied to its operands.

@@ -113,3 +113,27 @@ scatter = make_model([helper.make_node("ScatterElements", ["d", "i", "u"], ["y"]
                      [tensor_info("y", np.float32, [2, 3])], opset=16)
 expect_error("scatter reduction", scatter, [x, i64([[0], [1]]), np.zeros((2, 1), np.float32)],
              "attribute 'reduction' \"mean\"")
+
+# CHECK: ok: range symbolic delta
+# CHECK-NEXT: error: {{.*}}: node 'range' (Range, opset 13): unsupported: input 2 'delta' must be a constant where the bounds are not
+zero = helper.make_node("Constant", [], ["zero"], value_int=0)
+range_model = make_model(
+    [zero, helper.make_node("Shape", ["x"], ["s"]),
+     helper.make_node("Gather", ["s", "zero"], ["n"]),
+     helper.make_node("Range", ["zero", "n", "n"], ["y"], name="range")],
+    [tensor_info("x", np.float32, ["n"])], [tensor_info("y", np.int64, [None])])
+expect_error("range symbolic delta", range_model, [np.zeros(2, np.float32)], "'delta'")
+# CHECK: ok: resize rank
+# CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 13): unsupported: input 0 has rank 3; only 4-D (NCHW) images are resized
+expect_error("resize rank",
+             one_node("Resize", [("x", np.float32, [1, 2, 2]), ("r", np.float32, [0]),
+                                 ("s", np.float32, [3])], [("y", np.float32, [1, 4, 4])],
+                      initializers={"r": np.zeros(0, np.float32),
+                                    "s": np.float32([1, 2, 2])}),
+             [np.zeros((1, 2, 2), np.float32)], "rank 3")
+# CHECK: ok: resize channels
+# CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 13): unsupported: input 2 'scales' resizes the batch or channel dim
+expect_error("resize channels",
+             one_node("Resize", resize_inputs, [("y", np.float32, [1, 2, 4, 4])],
+                      initializers={"r": np.zeros(0, np.float32),
+                                    "s": np.float32([1, 2, 2, 2])}), [img], "channel")
