@@ -159,8 +159,8 @@ class GraphImporter {
   relax::StructInfo input_struct_info(const onnx::ValueInfoProto& input);
   void import_initializers();
   void import_node(const onnx::NodeProto& node, size_t index);
-  // A graph output's declared element type and rank against what the converters
-  // computed: a difference is a converter's mistake or a wrong model, never ignored.
+  // A graph output's declared element type, rank and constant dims against what the
+  // converters computed: a difference is a converter's mistake or a wrong model.
   void check_declared_type(const onnx::ValueInfoProto& output,
                            const relax::TensorStructInfoNode& sinfo) const;
   // A name not given to another shape variable yet: `base`, base_1, base_2, ...
@@ -375,6 +375,17 @@ void GraphImporter::check_declared_type(const onnx::ValueInfoProto& output,
     fail("graph output '" + output.name() + "' is declared of rank " +
          std::to_string(declared.shape().dim_size()) + " but computed of rank " +
          std::to_string(sinfo.ndim));
+  }
+  const std::vector<PrimExpr>* dims = sinfo.shape_values();
+  if (!declared.has_shape() || dims == nullptr) return;
+  for (int axis = 0; axis < declared.shape().dim_size(); ++axis) {
+    const auto* computed = (*dims)[static_cast<size_t>(axis)].as<tir::IntImmNode>();
+    const onnx::TensorShapeProto::Dimension& dim = declared.shape().dim(axis);
+    if (computed != nullptr && dim.has_dim_value() && dim.dim_value() != computed->value) {
+      fail("graph output '" + output.name() + "' is declared with dimension " +
+           std::to_string(axis) + " of " + std::to_string(dim.dim_value()) + " but computed with " +
+           std::to_string(computed->value));
+    }
   }
 }
 

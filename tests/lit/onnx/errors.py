@@ -105,6 +105,11 @@ misranked = make_model([helper.make_node("Identity", ["x"], ["y"])],
 expect_error("declared rank", misranked, [x23], "declared of rank 1")
 # CHECK-LABEL: ok: declared rank
 # CHECK-NEXT: error: {{.*}}: graph output 'y' is declared of rank 1 but computed of rank 2
+misshaped = make_model([helper.make_node("Identity", ["x"], ["y"])],
+                       [tensor_info("x", np.float32, [2, 3])], [tensor_info("y", np.float32, [2, 4])])
+expect_error("declared dims", misshaped, [x23], "declared with dimension 1")
+# CHECK-LABEL: ok: declared dims
+# CHECK-NEXT: error: {{.*}}: graph output 'y' is declared with dimension 1 of 4 but computed with 3
 
 # Running: the number of --input, and the sizes of a shared dim_param.
 shared = make_model([helper.make_node("Identity", ["x"], ["y"]), helper.make_node("Identity", ["z"], ["w"])],

@@ -85,6 +85,15 @@ check_model("input with an initializer", defaulted, [{"x": np.float32([0, 0])}],
             lambda x: np.float32([4, 5]))
 # CHECK: ok: input with an initializer
 
+# A graph without nodes: its outputs are an input and an initializer themselves.
+passthrough = make_model([], [tensor_info("x", np.float32, ["n"])],
+                         [tensor_info("x", np.float32, ["n"]), tensor_info("w", np.int64, [2])],
+                         {"w": np.int64([3, 4])})
+check_model("outputs without nodes", passthrough,
+            [{"x": np.float32([1, 2, 3])}, {"x": np.float32([])}],
+            lambda x: (x, np.int64([3, 4])))
+# CHECK: ok: outputs without nodes
+
 # Constant's value attributes.
 for attr, value, expected in [
         ("value_float", 2.5, np.float32(2.5)), ("value_floats", [1.0, -2.0], np.float32([1, -2])),
