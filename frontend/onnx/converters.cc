@@ -35,6 +35,8 @@ const ConverterTable& converter_table() {
     register_elementwise_converters(t);
     register_nn_converters(t);
     register_reduce_converters(t);
+    register_shape_converters(t);
+    register_index_converters(t);
     return t;
   }();
   return table;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "frontend/onnx/converter.h"
+#include "frontend/onnx/shape_values.h"
 #include "frontend/onnx/tensor_proto.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/well_formed.h"
@@ -398,14 +399,17 @@ void GraphImporter::import_node(const onnx::NodeProto& node, size_t index) {
   }
   label += ", opset " + std::to_string(opset_) + ")";
   const Converter* convert = converter_table().find(node.op_type(), opset_);
-  if (convert == nullptr) {
-    fail(label + ": unsupported: no converter for " + node.op_type() + " at opset " +
-         std::to_string(opset_));
-  }
   ImportNodeContext ctx(*this, node, opset_, label);
   std::vector<Value> outputs;
   try {
-    outputs = (*convert)(ctx);
+    // What the graph computes on shapes (Shape, Gather, Concat, arithmetic, ...) is
+    // computed here first, so that the shapes it makes stay symbolic (shape_values.h).
+    std::optional<std::vector<Value>> folded = fold_on_shapes(ctx);
+    if (!folded && convert == nullptr) {
+      fail(label + ": unsupported: no converter for " + node.op_type() + " at opset " +
+           std::to_string(opset_));
+    }
+    outputs = folded ? std::move(*folded) : (*convert)(ctx);
   } catch (const ImportError&) {
     throw;
   } catch (const UserError& e) {

@@ -39,6 +39,11 @@ config.substitutions.append(("%onnx_check", " ".join([
     python, os.path.join(config.test_source_root, "onnx", "Inputs", "onnx_check.py"),
     "--relaxc", os.path.join(config.relaxc_obj_root, "relaxc")])))
 
+# Tests of models exported by PyTorch (Debian's python3-torch) run where it is installed.
+import subprocess
+if subprocess.run([python, "-c", "import torch"], capture_output=True).returncode == 0:
+    config.available_features.add("torch")
+
 # The float16 operator tests need a Vulkan device with float16 arithmetic and storage:
 # the feature holds where relaxc builds a float16 kernel for the device present.
 import subprocess

@@ -1,0 +1,286 @@
+// The index family's converters: Gather, GatherElements, GatherND, ScatterElements,
+// ScatterND, OneHot, Resize, DepthToSpace, SpaceToDepth, Trilu. ONNX indices may be
+// negative (counting from the end) where the Relax operators expect them in range, so
+// indices not known to be non-negative are wrapped first.
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "frontend/onnx/converter.h"
+#include "frontend/onnx/shape_values.h"
+#include "ir/arith/analyzer.h"
+#include "ir/relax/ops/op_common.h"
+
+namespace relaxc::onnx_import {
+
+namespace {
+
+using relax::Expr;
+using relax::PrimExpr;
+
+// `indices` (input `i`) with each negative entry plus `bounds` (broadcast against the
+// indices: one dim, or one per last index axis): left as they are when they are a
+// constant without negative entries.
+Expr wrap_negative(NodeContext& ctx, size_t i, const std::vector<PrimExpr>& bounds) {
+  const Value& indices = ctx.input(i);
+  if (indices.constant) {
+    bool negative = false;
+    for (int64_t k = 0; k < indices.constant->num_elements(); ++k) {
+      negative = negative || indices.constant->element_as_int(k) < 0;
+    }
+    if (!negative) return indices.expr;
+  }
+  DataType dtype = input_tensor_info(ctx, i).dtype;
+  Expr bound = elements_value(ctx, bounds, dtype, bounds.size() == 1).expr;
+  Expr zero = ctx.constant_value(HostTensor::from_doubles(dtype, {}, {0.0})).expr;
+  Expr negative = ctx.emit_op("relax.less", {indices.expr, zero});
+  Expr shifted = ctx.emit_op("relax.add", {indices.expr, bound});
+  return ctx.emit_op("relax.where", {negative, shifted, indices.expr});
+}
+
+// ---------------------------------------------------------------- gathers and scatters
+
+// The axis of Gather, GatherElements and ScatterElements, and their indices (input 1)
+// wrapped by that axis's dim.
+std::pair<int64_t, Expr> axis_and_indices(NodeContext& ctx) {
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(dims.size()),
+                                "attribute 'axis'");
+  return {axis, wrap_negative(ctx, 1, {dims[axis]})};
+}
+
+// Gather is relax.take, GatherElements relax.gather_elements, along the axis.
+Converter gather_along_axis(const std::string& op) {
+  return [op](NodeContext& ctx) -> std::vector<Value> {
+    auto [axis, indices] = axis_and_indices(ctx);
+    return {tensor_value(
+        ctx.emit_op(op, {ctx.tensor(0), indices}, Attrs({{"axis", AttrValue::integer(axis)}})))};
+  };
+}
+
+// The dims that the last axis of GatherND's and ScatterND's indices index: the data's
+// dims after the batch dims.
+std::vector<PrimExpr> indexed_dims(NodeContext& ctx, int64_t batch_dims) {
+  std::vector<PrimExpr> data = input_dims(ctx, 0);
+  std::vector<PrimExpr> indices = input_dims(ctx, 1);
+  const int64_t* depth = indices.empty() ? nullptr : tir::as_const_int(indices.back());
+  if (depth == nullptr || batch_dims + *depth > static_cast<int64_t>(data.size())) {
+    ctx.invalid(
+        "the last dim of input 1 'indices' must be a constant of at most the data's "
+        "rank minus 'batch_dims'");
+  }
+  return {data.begin() + batch_dims, data.begin() + batch_dims + *depth};
+}
+
+std::vector<Value> convert_gather_nd(NodeContext& ctx) {
+  int64_t batch_dims = ctx.opset() >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
+  Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, batch_dims));
+  return {tensor_value(ctx.emit_op("relax.gather_nd", {ctx.tensor(0), indices},
+                                   Attrs({{"batch_dims", AttrValue::integer(batch_dims)}})))};
+}
+
+// ONNX's reduction attribute as the Relax scatters name it.
+std::string reduction_of(NodeContext& ctx) {
+  std::string r = ctx.attr_string("reduction", "none");
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min") {
+    ctx.unsupported("attribute 'reduction' \"" + r + "\" (none, add, mul, max and min are)");
+  }
+  return r == "none" ? "update" : r;
+}
+
+std::vector<Value> convert_scatter_elements(NodeContext& ctx) {
+  auto [axis, indices] = axis_and_indices(ctx);
+  return {
+      tensor_value(ctx.emit_op("relax.scatter_elements", {ctx.tensor(0), indices, ctx.tensor(2)},
+                               Attrs({{"axis", AttrValue::integer(axis)},
+                                      {"reduction", AttrValue::string(reduction_of(ctx))}})))};
+}
+
+std::vector<Value> convert_scatter_nd(NodeContext& ctx) {
+  Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, 0));
+  return {tensor_value(ctx.emit_op("relax.scatter_nd", {ctx.tensor(0), indices, ctx.tensor(2)},
+                                   Attrs({{"reduction", AttrValue::string(reduction_of(ctx))}})))};
+}
+
+// ---------------------------------------------------------------- OneHot
+
+std::vector<Value> convert_one_hot(NodeContext& ctx) {
+  const HostTensor& depth_tensor = ctx.constant_input(1, "depth");
+  if (depth_tensor.num_elements() != 1) ctx.invalid("input 1 'depth' must hold one value");
+  // ONNX allows a float depth, truncated.
+  auto depth = static_cast<int64_t>(depth_tensor.element_as_double(0));
+  if (depth <= 0) ctx.invalid("input 1 'depth' is " + std::to_string(depth) + "; must be positive");
+  const HostTensor& values = ctx.constant_input(2, "values");
+  if (values.num_elements() != 2) ctx.invalid("input 2 'values' must hold [off_value, on_value]");
+  auto scalar = [&](int64_t k) {
+    PrimExpr v = values.dtype.is_float() ? tir::float_imm(values.dtype, values.element_as_double(k))
+                                         : tir::int_imm(values.dtype, values.element_as_int(k));
+    return relax::make_prim_value(v);
+  };
+  Expr indices = wrap_negative(ctx, 0, {relax::const_dim(depth)});
+  int64_t rank = input_tensor_info(ctx, 0).ndim;
+  int64_t axis = ctx.attr_int("axis", -1);
+  if (rank >= 0) axis = normalize_axis(ctx, axis, rank + 1, "attribute 'axis'");
+  return {tensor_value(ctx.emit_op(
+      "relax.one_hot", {indices, scalar(1), scalar(0)},
+      Attrs({{"depth", AttrValue::integer(depth)}, {"axis", AttrValue::integer(axis)}})))};
+}
+
+// ---------------------------------------------------------------- Resize
+
+// The output's height and width, from 'sizes' or from 'scales' (which must make whole
+// dims: relax.image.resize2d derives its coordinate scale from the sizes).
+std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>& dims) {
+  size_t scales_at = ctx.opset() >= 11 ? 2 : 1;
+  if (ctx.opset() >= 11 && ctx.has_input(3)) {
+    std::vector<PrimExpr> sizes = ctx.shape_input(3, "sizes");
+    if (sizes.size() != 4) ctx.invalid("input 3 'sizes' must have 4 entries");
+    arith::Analyzer analyzer;
+    for (int k = 0; k < 2; ++k) {
+      if (!analyzer.can_prove_equal(sizes[k], dims[k])) {
+        ctx.unsupported("input 3 'sizes' resizes the batch or channel dim");
+      }
+    }
+    return {sizes[2], sizes[3]};
+  }
+  const HostTensor& scales = ctx.constant_input(scales_at, "scales");
+  if (scales.num_elements() != 4) {
+    ctx.invalid("input " + std::to_string(scales_at) + " 'scales' must have 4 entries");
+  }
+  if (scales.element_as_double(0) != 1.0 || scales.element_as_double(1) != 1.0) {
+    ctx.unsupported("input " + std::to_string(scales_at) +
+                    " 'scales' resizes the batch or channel dim");
+  }
+  std::vector<PrimExpr> out;
+  for (int k = 2; k < 4; ++k) {
+    double scale = scales.element_as_double(k);
+    if (const int64_t* d = tir::as_const_int(dims[k])) {
+      double size = static_cast<double>(*d) * scale;
+      if (size != std::floor(size)) {
+        ctx.unsupported("input " + std::to_string(scales_at) + " 'scales': dim " +
+                        std::to_string(k) + " times its scale is not a whole number");
+      }
+      out.push_back(relax::const_dim(static_cast<int64_t>(size)));
+    } else if (scale == std::floor(scale)) {
+      out.push_back(tir::mul(dims[k], relax::const_dim(static_cast<int64_t>(scale))));
+    } else {
+      ctx.unsupported("input " + std::to_string(scales_at) +
+                      " 'scales': a fractional scale of the symbolic dim " + std::to_string(k));
+    }
+  }
+  return out;
+}
+
+std::vector<Value> convert_resize(NodeContext& ctx) {
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  if (dims.size() != 4)
+    ctx.unsupported("input 0 has rank " + std::to_string(dims.size()) +
+                    "; only 4-D (NCHW) images are resized");
+  std::string mode = ctx.attr_string("mode", "nearest");
+  std::string method;
+  if (mode == "nearest") {
+    method = "nearest_neighbor";
+  } else if (mode == "linear") {
+    method = "linear";
+  } else {
+    ctx.unsupported("attribute 'mode' \"" + mode + "\" (nearest and linear are)");
+  }
+  std::string transform = "asymmetric";
+  std::string rounding = "floor";
+  if (ctx.opset() >= 11) {
+    transform = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
+    if (transform != "half_pixel" && transform != "pytorch_half_pixel" &&
+        transform != "align_corners" && transform != "asymmetric") {
+      ctx.unsupported("attribute 'coordinate_transformation_mode' \"" + transform +
+                      "\" (half_pixel, pytorch_half_pixel, align_corners and asymmetric are)");
+    }
+    rounding = ctx.attr_string("nearest_mode", "round_prefer_floor");
+    if (rounding != "round_prefer_floor" && rounding != "round_prefer_ceil" &&
+        rounding != "floor" && rounding != "ceil") {
+      ctx.invalid("attribute 'nearest_mode' \"" + rounding + "\"");
+    }
+  }
+  std::vector<PrimExpr> sizes = resize_sizes(ctx, dims);
+  Attrs attrs({{"method", AttrValue::string(method)},
+               {"coordinate_transformation_mode", AttrValue::string(transform)},
+               {"rounding_method", AttrValue::string(mode == "nearest" ? rounding : "")}});
+  return {tensor_value(ctx.emit_op(
+      "relax.image.resize2d", {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))}, attrs))};
+}
+
+// ---------------------------------------------------------------- DepthToSpace, SpaceToDepth
+
+Expr permute(NodeContext& ctx, const Expr& x, std::vector<int64_t> axes) {
+  return ctx.emit_op("relax.permute_dims", {x}, Attrs({{"axes", AttrValue::int_list(axes)}}));
+}
+
+std::vector<PrimExpr> image_dims(NodeContext& ctx, int64_t block) {
+  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  if (dims.size() != 4) ctx.invalid("input 0 must have rank 4 (NCHW)");
+  if (block <= 0) ctx.invalid("attribute 'blocksize' must be positive");
+  return dims;
+}
+
+// DCR moves depth-column-row: the channel splits as (block, block, C'); CRD as
+// (C', block, block).
+std::vector<Value> convert_depth_to_space(NodeContext& ctx) {
+  int64_t b = ctx.attr_int("blocksize");
+  std::vector<PrimExpr> d = image_dims(ctx, b);
+  std::string mode = ctx.opset() >= 11 ? ctx.attr_string("mode", "DCR") : "DCR";
+  if (mode != "DCR" && mode != "CRD") ctx.invalid("attribute 'mode' \"" + mode + "\"");
+  PrimExpr c = tir::floordiv(d[1], relax::const_dim(b * b));
+  Expr x = ctx.tensor(0);
+  if (mode == "DCR") {
+    x = emit_reshape(ctx, x, {d[0], relax::const_dim(b), relax::const_dim(b), c, d[2], d[3]});
+    x = permute(ctx, x, {0, 3, 4, 1, 5, 2});
+  } else {
+    x = emit_reshape(ctx, x, {d[0], c, relax::const_dim(b), relax::const_dim(b), d[2], d[3]});
+    x = permute(ctx, x, {0, 1, 4, 2, 5, 3});
+  }
+  return {tensor_value(emit_reshape(
+      ctx, x,
+      {d[0], c, tir::mul(d[2], relax::const_dim(b)), tir::mul(d[3], relax::const_dim(b))}))};
+}
+
+std::vector<Value> convert_space_to_depth(NodeContext& ctx) {
+  int64_t b = ctx.attr_int("blocksize");
+  std::vector<PrimExpr> d = image_dims(ctx, b);
+  PrimExpr h = tir::floordiv(d[2], relax::const_dim(b)),
+           w = tir::floordiv(d[3], relax::const_dim(b));
+  Expr x = emit_reshape(ctx, ctx.tensor(0),
+                        {d[0], d[1], h, relax::const_dim(b), w, relax::const_dim(b)});
+  x = permute(ctx, x, {0, 3, 5, 1, 2, 4});
+  return {
+      tensor_value(emit_reshape(ctx, x, {d[0], tir::mul(d[1], relax::const_dim(b * b)), h, w}))};
+}
+
+// ---------------------------------------------------------------- Trilu
+
+std::vector<Value> convert_trilu(NodeContext& ctx) {
+  PrimExpr k = relax::const_dim(0);
+  if (ctx.has_input(1)) {
+    const HostTensor& t = ctx.constant_input(1, "k");
+    if (t.num_elements() != 1) ctx.invalid("input 1 'k' must hold one value");
+    k = relax::const_dim(t.element_as_int(0));
+  }
+  bool upper = ctx.attr_int("upper", 1) != 0;
+  return {tensor_value(ctx.emit_op(upper ? "relax.triu" : "relax.tril",
+                                   {ctx.tensor(0), relax::make_prim_value(k)}))};
+}
+
+}  // namespace
+
+void register_index_converters(ConverterTable& table) {
+  table.add("Gather", 1, gather_along_axis("relax.take"));
+  table.add("GatherElements", 11, gather_along_axis("relax.gather_elements"));
+  table.add("GatherND", 11, convert_gather_nd);
+  table.add("ScatterElements", 11, convert_scatter_elements);
+  table.add("ScatterND", 11, convert_scatter_nd);
+  table.add("OneHot", 9, convert_one_hot);
+  table.add("Resize", 10, convert_resize);
+  table.add("DepthToSpace", 1, convert_depth_to_space);
+  table.add("SpaceToDepth", 1, convert_space_to_depth);
+  table.add("Trilu", 14, convert_trilu);
+}
+
+}  // namespace relaxc::onnx_import

@@ -1,0 +1,64 @@
+// Import-time computation on shape tensors: what PyTorch exports between Shape and the
+// operators that take a shape (Reshape, Expand, ConstantOfShape, ...) is computed here
+// on integer expressions, so that a graph with dynamic dims gets symbolic shapes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/onnx/converter.h"
+
+namespace relaxc::onnx_import {
+
+// The elements of a 0-d or 1-D integer (or bool) Value known at import time, as int64
+// expressions: its shape_elements, or the elements of a small constant; nullopt if
+// neither. (shape_elements of a 0-d Value holds its one element; the Value's expr says
+// the tensor's dtype and rank, bool elements are 0 or 1.)
+std::optional<std::vector<relax::PrimExpr>> known_elements(const Value& value);
+
+// A Value of a 1-D (or, `scalar`, 0-d) tensor of the integer or bool `dtype` holding
+// `elements`: a constant when every element is one, otherwise a tensor the graph can
+// use (the symbolic elements computed by prim_expr_tensor) with shape_elements.
+Value elements_value(NodeContext& ctx, std::vector<relax::PrimExpr> elements, DataType dtype,
+                     bool scalar);
+
+// A 0-d int64 (bool for a comparison) tensor holding `e` at run time. Relax PrimValues
+// hold only immediates, so a symbolic dim `n` becomes sum(ones((n,))) and the
+// arithmetic on it tensor operators.
+relax::Expr prim_expr_tensor(NodeContext& ctx, const relax::PrimExpr& e);
+
+// The 1-D int64 tensor [start, start + step, ...] of a possibly symbolic length (Range
+// and Slice with bounds computed from dynamic dims).
+relax::Expr iota(NodeContext& ctx, const relax::PrimExpr& length, const relax::PrimExpr& start,
+                 int64_t step);
+
+// Simplifies `e` knowing that its symbolic variables, which are dims, are not negative.
+relax::PrimExpr simplify_dims(const relax::PrimExpr& e);
+
+// The node computed at import time when it is one of the operators PyTorch exports on
+// shapes (Shape, Size, Gather, Concat, Unsqueeze, Squeeze, Slice, Cast, Reshape,
+// ConstantOfShape, Add, Sub, Mul, Div, Mod, Neg, Sum, Max, Min, Equal, Less, Greater,
+// Where) and its inputs are known elements; nullopt otherwise (the node's converter
+// builds it). The importer calls it before dispatching a node.
+std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx);
+
+// ---------------------------------------------------------------- converter helpers
+// What the shape and index converters (ops_shape.cc, ops_index.cc) read of their inputs.
+
+// Input `i`'s TensorStructInfo; unsupported when the input is not a tensor.
+const relax::TensorStructInfoNode& input_tensor_info(const NodeContext& ctx, size_t i);
+// Input `i`'s dims; unsupported when the importer does not know them (they came from
+// tensor values).
+std::vector<relax::PrimExpr> input_dims(const NodeContext& ctx, size_t i);
+// Input `i`'s rank; unsupported when unknown.
+int input_rank(const NodeContext& ctx, size_t i);
+// `axis` in [-rank, rank) as a dim index; invalid, naming `what`, otherwise.
+int64_t normalize_axis(const NodeContext& ctx, int64_t axis, int64_t rank, const std::string& what);
+// The Value of a converter's result that carries nothing known at import time.
+Value tensor_value(relax::Expr expr);
+// relax.reshape of `x` to `dims`, simplified first: a shape holds constants or
+// expressions of the symbolic dims, not arithmetic on constants (c / (b * b)).
+relax::Expr emit_reshape(NodeContext& ctx, const relax::Expr& x, std::vector<relax::PrimExpr> dims);
+
+}  // namespace relaxc::onnx_import
