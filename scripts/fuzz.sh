@@ -4,11 +4,12 @@
 #
 #   scripts/fuzz.sh [--time SECONDS | --runs N] [--workers W] [--no-build] [HARNESS...]
 #
-# HARNESS is fuzz_parser, fuzz_executable or fuzz_npy (default: all), each run in turn
-# for SECONDS (default 60) or N executions in all. The build and everything the runs keep live
-# in build-fuzz/ (RELAXC_FUZZ_BUILD): the seeds (the modules of tests/corpus, examples
-# and tests/lit; the executables a normal build's relaxc, RELAXC_SEED_COMPILER, default
-# build-werror/relaxc, compiles from them; the .npy files of tests/fuzz/make_npy_seeds.py),
+# HARNESS is fuzz_parser, fuzz_executable, fuzz_npy or fuzz_onnx (default: all), each run
+# in turn for SECONDS (default 60) or N executions in all. The build and everything the
+# runs keep live in build-fuzz/ (RELAXC_FUZZ_BUILD): the seeds (the modules of
+# tests/corpus, examples and tests/lit; the executables a normal build's relaxc,
+# RELAXC_SEED_COMPILER, default build-werror/relaxc, compiles from them; the .onnx models
+# that build's tests wrote; the .npy files of tests/fuzz/make_npy_seeds.py),
 # the corpus each run grows and the next resumes from, and the crashing inputs. With
 # --workers W (default 1), W processes fuzz each harness at once on the shared corpus
 # (each doing its share of N, or all running for SECONDS), for machines with W cores.
@@ -26,7 +27,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${RELAXC_FUZZ_BUILD:-$root/build-fuzz}
 seed_compiler=${RELAXC_SEED_COMPILER:-$root/build-werror/relaxc}
 jobs=${RELAXC_JOBS:-$(nproc)}
-all_harnesses=(fuzz_parser fuzz_executable fuzz_npy)
+all_harnesses=(fuzz_parser fuzz_executable fuzz_npy fuzz_onnx)
 
 usage() {
   echo "usage: scripts/fuzz.sh [--time SECONDS | --runs N] [--workers W] [--no-build] [HARNESS...]" >&2
@@ -46,14 +47,11 @@ while (($#)); do
     --workers) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; workers=$2; shift 2 ;;
     --no-build) build_first=0; shift ;;
     -h | --help) usage ;;
-    fuzz_parser | fuzz_executable | fuzz_npy) harnesses+=("$1"); shift ;;
+    fuzz_parser | fuzz_executable | fuzz_npy | fuzz_onnx) harnesses+=("$1"); shift ;;
     *) echo "fuzz: error: unknown argument '$1'" >&2; usage ;;
   esac
 done
 ((${#harnesses[@]})) || harnesses=("${all_harnesses[@]}")
-
-# The ONNX reader (issue 15) gets its harness here when it exists: tests/fuzz/fuzz_onnx.cc
-# seeded with the .onnx test models, listed in all_harnesses and in make_seeds.
 
 if ((build_first)); then
   echo "== fuzz: build in ${build#"$root"/}"
@@ -109,6 +107,19 @@ make_seeds() {
       done < <(seed_modules)
       ;;
     fuzz_npy) python3 "$root/tests/fuzz/make_npy_seeds.py" "$dir" ;;
+    fuzz_onnx)
+      # The models that the normal build's ONNX tests wrote (lit tests, node tests).
+      local seed_build model n=0
+      seed_build=$(dirname "$seed_compiler")
+      while read -r model; do
+        n=$((n + 1))
+        cp "$model" "$dir/$n.onnx"
+      done < <(find "$seed_build/tests" -name '*.onnx' -size -1M 2>/dev/null | sort)
+      if ((n == 0)); then
+        echo "fuzz: warning: no .onnx models under $seed_build/tests to seed fuzz_onnx with" \
+          "(run the normal build's tests first); starting from the corpus" >&2
+      fi
+      ;;
   esac
 }
 
