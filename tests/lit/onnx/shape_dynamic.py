@@ -19,7 +19,6 @@
 # CHECK: ok: batch 4 seq 7
 
 import os
-import subprocess
 
 import numpy as np
 import onnx_check
@@ -70,25 +69,9 @@ path = onnx_check.save("dynamic", model)
 relaxc = onnx_check.RELAXC
 
 
-def step(name, command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        onnx_check._fail(name, f"exit {result.returncode}:\n{result.stdout}{result.stderr}")
-        return None
-    print(f"ok: {name}")
-    return result
-
-
-imported = step("import", [relaxc, "import", path, "-o", "-"])
-if imported:
-    print(imported.stdout)
-    # A data-dependent shape prints as R.Tensor(ndim=...) or R.Tensor(dtype=...).
-    if "ndim=" in imported.stdout or "R.Tensor(dtype" in imported.stdout:
-        onnx_check._fail("every shape symbolic", "the module has a shape not known at import")
-    else:
-        print("ok: every shape symbolic")
+onnx_check.import_with_symbolic_shapes(path)
 executable = os.path.join(onnx_check.WORK, "dynamic.rxe")
-step("build once", [relaxc, "build", path, "--target", "vulkan", "-o", executable])
+onnx_check.step("build once", [relaxc, "build", path, "--target", "vulkan", "-o", executable])
 rng = np.random.default_rng(0)
 for batch in (1, 4):
     for seq in (3, 7):
@@ -97,9 +80,9 @@ for batch in (1, 4):
         np.save(inputs, x)
         out = os.path.join(onnx_check.WORK, f"out_{batch}_{seq}")
         name = f"batch {batch} seq {seq}"
-        if not step(f"run {name}", [relaxc, "run", executable, "--device",
-                                    onnx_check.DEVICE, "--input", inputs,
-                                    "--output-dir", out]):
+        if not onnx_check.step(f"run {name}", [relaxc, "run", executable, "--device",
+                                               onnx_check.DEVICE, "--input", inputs,
+                                               "--output-dir", out]):
             continue
         expected = [x.reshape(batch, seq, 4, 8).transpose(0, 2, 1, 3),
                     x.reshape(batch, seq * 32), np.arange(seq, dtype=np.int64),

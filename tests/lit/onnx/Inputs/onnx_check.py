@@ -102,6 +102,31 @@ def _fail(name, why):
     print(f"FAIL: {name}: {why}")
 
 
+def step(name, command):
+    """Runs `command`; prints "ok: NAME" and returns its result, or reports a failure
+    (with its output) and returns None."""
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        _fail(name, f"exit {result.returncode}:\n{result.stdout}{result.stderr}")
+        return None
+    print(f"ok: {name}")
+    return result
+
+
+def import_with_symbolic_shapes(model_path):
+    """`relaxc import` of the model, printed; checks that every shape in it is known at
+    import time (symbolic at most): a data-dependent one prints as R.Tensor(ndim=...)
+    or R.Tensor(dtype=...)."""
+    imported = step("import", [RELAXC, "import", model_path, "-o", "-"])
+    if imported is None:
+        return
+    print(imported.stdout)
+    if "ndim=" in imported.stdout or "R.Tensor(dtype" in imported.stdout:
+        _fail("every shape symbolic", "the module has a shape not known at import")
+    else:
+        print("ok: every shape symbolic")
+
+
 def _compare(name, k, actual, expected, rtol, atol):
     expected = np.asarray(expected)
     if actual.shape != expected.shape:
