@@ -114,7 +114,7 @@ make_seeds() {
       while read -r model; do
         n=$((n + 1))
         cp "$model" "$dir/$n.onnx"
-      done < <(find "$seed_build/tests" -name '*.onnx' -size -1M 2>/dev/null | sort)
+      done < <(find "$seed_build/tests" -name '*.onnx' -size -1048576c 2>/dev/null | sort)
       if ((n == 0)); then
         echo "fuzz: warning: no .onnx models under $seed_build/tests to seed fuzz_onnx with" \
           "(run the normal build's tests first); starting from the corpus" >&2

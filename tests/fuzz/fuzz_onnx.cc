@@ -38,8 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     module = onnx_import::import_model(std::span<const uint8_t>(data, size), kModelName);
   } catch (const UserError& e) {
-    if (std::string(e.what()).rfind(std::string(kModelName) + ":", 0) != 0) {
-      fail("an import error that does not name the model", e.what());
+    for (const Diagnostic& diagnostic : e.diagnostics()) {
+      if (diagnostic.message.rfind(std::string(kModelName) + ": ", 0) != 0) {
+        fail("an import error that does not name the model", e.what());
+      }
     }
     return 0;
   }
