@@ -17,6 +17,7 @@ packages=(
   python3-numpy                              # references of the operator tests (tests/lit/ops)
   libonnx-dev libprotobuf-dev                # the ONNX frontend (frontend/onnx)
   python3-onnx                               # ONNX models of the frontend's tests (tests/lit/onnx)
+  python3-torch                              # models exported from PyTorch (scripts/onnx_models.py)
   clang-14 libclang-rt-14-dev                # the libFuzzer harnesses (scripts/fuzz.sh)
 )
 
