@@ -1,33 +1,50 @@
-// Helpers shared by the nn and reduce converters (op_helpers.h).
+// Helpers shared by the ONNX converters (op_helpers.h).
 #include "frontend/onnx/op_helpers.h"
 
 #include <onnx/onnx_pb.h>
 
 namespace relaxc::onnx_import {
 
+namespace {
+
+std::string input_name(size_t i, const std::string& name) {
+  return "input " + std::to_string(i) + " '" + name + "'";
+}
+
+}  // namespace
+
+const relax::TensorStructInfoNode& input_tensor_any_rank(const NodeContext& ctx, size_t i,
+                                                         const std::string& name) {
+  const auto* tensor = ctx.tensor(i)->struct_info.as<relax::TensorStructInfoNode>();
+  if (tensor == nullptr) ctx.invalid(input_name(i, name) + " must be a tensor");
+  return *tensor;
+}
+
 const relax::TensorStructInfoNode& input_tensor(const NodeContext& ctx, size_t i,
                                                 const std::string& name) {
-  const auto* tensor = ctx.tensor(i)->struct_info.as<relax::TensorStructInfoNode>();
-  std::string where = "input " + std::to_string(i) + " '" + name + "'";
-  if (tensor == nullptr) ctx.invalid(where + " must be a tensor");
-  if (tensor->ndim < 0) ctx.unsupported(where + " has an unknown rank");
-  return *tensor;
+  const relax::TensorStructInfoNode& tensor = input_tensor_any_rank(ctx, i, name);
+  if (tensor.ndim < 0) ctx.unsupported(input_name(i, name) + " has an unknown rank");
+  return tensor;
+}
+
+int input_rank(const NodeContext& ctx, size_t i, const std::string& name) {
+  return input_tensor(ctx, i, name).ndim;
 }
 
 std::vector<relax::PrimExpr> input_dims(const NodeContext& ctx, size_t i, const std::string& name) {
   const std::vector<relax::PrimExpr>* dims = input_tensor(ctx, i, name).shape_values();
   if (dims == nullptr) {
-    ctx.unsupported("input " + std::to_string(i) + " '" + name + "' has unknown dimensions");
+    ctx.unsupported(input_name(i, name) +
+                    " has dimensions not known at import time (they depend on tensor values)");
   }
   return *dims;
 }
 
 int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
-                        const std::string& attr) {
+                        const std::string& what) {
   if (axis < -ndim || axis >= ndim) {
-    ctx.invalid("attribute '" + attr + "' is " + std::to_string(axis) + "; it must be in [" +
-                std::to_string(-ndim) + ", " + std::to_string(ndim) + ") for a tensor of rank " +
-                std::to_string(ndim));
+    ctx.invalid(what + " is " + std::to_string(axis) + "; it must be in [" + std::to_string(-ndim) +
+                ", " + std::to_string(ndim) + ") for a tensor of rank " + std::to_string(ndim));
   }
   return axis < 0 ? axis + ndim : axis;
 }

@@ -1,6 +1,6 @@
-// Small helpers the nn and reduce converters share: an input's rank and dimensions
-// (with the node's error when they are not known), scalar constants, axis checks, and
-// the Relax calls they emit most.
+// Small helpers every converter shares: an input's StructInfo, rank and dimensions
+// (with the node's error, naming the input, when they are not known), axis checks,
+// scalar constants, and the Relax calls they emit most.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +15,20 @@ namespace relaxc::onnx_import {
 // name in the operator's specification) when it is not a tensor of known rank.
 const relax::TensorStructInfoNode& input_tensor(const NodeContext& ctx, size_t i,
                                                 const std::string& name);
-// The input's dimensions (possibly symbolic); an error when they are not known.
+// The same of any rank (ndim -1 when it is not known): for an operator that needs only
+// the dtype, or handles an unknown rank itself.
+const relax::TensorStructInfoNode& input_tensor_any_rank(const NodeContext& ctx, size_t i,
+                                                         const std::string& name);
+// The input's rank; an error when it is not known.
+int input_rank(const NodeContext& ctx, size_t i, const std::string& name);
+// The input's dimensions (possibly symbolic); an error when they are not known at import
+// time (they depend on tensor values).
 std::vector<relax::PrimExpr> input_dims(const NodeContext& ctx, size_t i, const std::string& name);
 
-// `axis` in [-ndim, ndim) made non-negative; an error naming `attr` otherwise.
+// `axis` in [-ndim, ndim) made non-negative; otherwise an error naming `what`, where the
+// axis comes from ("attribute 'axis'", "input 1 'axes'").
 int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
-                        const std::string& attr);
+                        const std::string& what);
 
 // A call of the Relax operator `relax.<op>` on two tensors (add, multiply, equal, ...).
 relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax::Expr b);

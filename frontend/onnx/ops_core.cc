@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "frontend/onnx/converter.h"
+#include "frontend/onnx/op_helpers.h"
 #include "onnx/onnx_pb.h"
 
 namespace relaxc::onnx_import {
@@ -56,8 +57,7 @@ std::vector<Value> convert_dropout(NodeContext& ctx) {
         "inference");
   }
   std::vector<Value> outputs = {ctx.input(0)};
-  const onnx::NodeProto& node = ctx.node();
-  if (node.output_size() > 1 && !node.output(1).empty()) {
+  if (has_output(ctx, 1)) {
     const auto* sinfo = ctx.tensor(0)->struct_info.as<relax::TensorStructInfoNode>();
     DataType mask_dtype = ctx.opset() < 10 ? sinfo->dtype : DataType::Bool();
     Attrs attrs({{"dtype", AttrValue::data_type(mask_dtype)}});

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "frontend/onnx/converter.h"
+#include "frontend/onnx/op_helpers.h"
 #include "frontend/onnx/tensor_proto.h"
 
 namespace relaxc::onnx_import {
@@ -26,13 +27,6 @@ const relax::TensorStructInfoNode& tensor_info(const Expr& expr) {
 
 DataType tensor_dtype(const Expr& expr) { return tensor_info(expr).dtype; }
 
-std::vector<Value> result(Expr expr) { return {Value{std::move(expr), {}, {}}}; }
-
-// A 0-d constant of `dtype` (broadcasts against any tensor of that dtype).
-Expr scalar(NodeContext& ctx, DataType dtype, double value) {
-  return ctx.constant_value(HostTensor::from_doubles(dtype, {}, {value})).expr;
-}
-
 Expr call(NodeContext& ctx, const std::string& op, std::vector<Expr> args, Attrs attrs = {}) {
   return ctx.emit_op("relax." + op, std::move(args), std::move(attrs));
 }
@@ -45,7 +39,7 @@ Expr call(NodeContext& ctx, const std::string& op, std::vector<Expr> args, Attrs
 Expr convert(NodeContext& ctx, const Expr& x, DataType dtype) {
   DataType from = tensor_dtype(x);
   if (from == dtype) return x;
-  if (dtype.is_bool()) return call(ctx, "not_equal", {x, scalar(ctx, from, 0)});
+  if (dtype.is_bool()) return call(ctx, "not_equal", {x, scalar_constant(ctx, from, 0)});
   return call(ctx, "astype", {x}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
 }
 
@@ -59,18 +53,18 @@ std::vector<Value> convert_cast(NodeContext& ctx) {
     ctx.unsupported("attribute 'to': relaxc has no tensors of element type " +
                     onnx_type_name(static_cast<int32_t>(to)));
   }
-  return result(convert(ctx, ctx.tensor(0), *dtype));
+  return single(convert(ctx, ctx.tensor(0), *dtype));
 }
 
 std::vector<Value> convert_cast_like(NodeContext& ctx) {
-  return result(convert(ctx, ctx.tensor(0), tensor_dtype(ctx.tensor(1))));
+  return single(convert(ctx, ctx.tensor(0), tensor_dtype(ctx.tensor(1))));
 }
 
 // ------------------------------------------------------------------ arithmetic
 
 // A binary operator with NumPy broadcasting.
 Converter binary(const std::string& op) {
-  return [op](NodeContext& ctx) { return result(call(ctx, op, {ctx.tensor(0), ctx.tensor(1)})); };
+  return [op](NodeContext& ctx) { return single(call(ctx, op, {ctx.tensor(0), ctx.tensor(1)})); };
 }
 
 // Pow: since opset 12 the exponent may have another dtype than the base; the result has
@@ -82,10 +76,10 @@ std::vector<Value> convert_pow(NodeContext& ctx) {
   DataType base_dtype = tensor_dtype(base);
   DataType exponent_dtype = tensor_dtype(exponent);
   if (base_dtype.is_float() || !exponent_dtype.is_float()) {
-    return result(call(ctx, "power", {base, convert(ctx, exponent, base_dtype)}));
+    return single(call(ctx, "power", {base, convert(ctx, exponent, base_dtype)}));
   }
   Expr power = call(ctx, "power", {convert(ctx, base, exponent_dtype), exponent});
-  return result(convert(ctx, power, base_dtype));
+  return single(convert(ctx, power, base_dtype));
 }
 
 // Mod: fmod=1 takes the dividend's sign (C's fmod), fmod=0 the divisor's (Python's %),
@@ -99,7 +93,7 @@ std::vector<Value> convert_mod(NodeContext& ctx) {
     ctx.invalid("attribute 'fmod' must be 1 for floating-point inputs (" +
                 tensor_dtype(ctx.tensor(0)).str() + ")");
   }
-  return result(call(ctx, fmod == 1 ? "mod" : "floor_mod", {ctx.tensor(0), ctx.tensor(1)}));
+  return single(call(ctx, fmod == 1 ? "mod" : "floor_mod", {ctx.tensor(0), ctx.tensor(1)}));
 }
 
 std::vector<Value> convert_bit_shift(NodeContext& ctx) {
@@ -107,7 +101,7 @@ std::vector<Value> convert_bit_shift(NodeContext& ctx) {
   if (direction != "LEFT" && direction != "RIGHT") {
     ctx.invalid("attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \"" + direction + "\"");
   }
-  return result(call(ctx, direction == "LEFT" ? "left_shift" : "right_shift",
+  return single(call(ctx, direction == "LEFT" ? "left_shift" : "right_shift",
                      {ctx.tensor(0), ctx.tensor(1)}));
 }
 
@@ -121,24 +115,24 @@ Expr fold(NodeContext& ctx, const std::string& op) {
 }
 
 Converter variadic(const std::string& op) {
-  return [op](NodeContext& ctx) { return result(fold(ctx, op)); };
+  return [op](NodeContext& ctx) { return single(fold(ctx, op)); };
 }
 
 std::vector<Value> convert_mean(NodeContext& ctx) {
   Expr sum = fold(ctx, "add");
   auto count = static_cast<double>(ctx.num_inputs());
-  return result(call(ctx, "divide", {sum, scalar(ctx, tensor_dtype(sum), count)}));
+  return single(call(ctx, "divide", {sum, scalar_constant(ctx, tensor_dtype(sum), count)}));
 }
 
 // ------------------------------------------------------------------- unary math
 
 Converter unary(const std::string& op) {
-  return [op](NodeContext& ctx) { return result(call(ctx, op, {ctx.tensor(0)})); };
+  return [op](NodeContext& ctx) { return single(call(ctx, op, {ctx.tensor(0)})); };
 }
 
 std::vector<Value> convert_reciprocal(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  return result(call(ctx, "divide", {scalar(ctx, tensor_dtype(x), 1), x}));
+  return single(call(ctx, "divide", {scalar_constant(ctx, tensor_dtype(x), 1), x}));
 }
 
 // IsInf(detect_positive, detect_negative): the infinities of the signs asked for.
@@ -147,26 +141,27 @@ std::vector<Value> convert_is_inf(NodeContext& ctx) {
   bool positive = ctx.attr_int("detect_positive", 1) != 0;
   bool negative = ctx.attr_int("detect_negative", 1) != 0;
   if (!positive && !negative) {
-    return result(
+    return single(
         call(ctx, "zeros_like", {x}, Attrs({{"dtype", AttrValue::data_type(DataType::Bool())}})));
   }
   Expr inf = call(ctx, "isinf", {x});
-  if (positive && negative) return result(inf);
-  Expr sign = call(ctx, positive ? "greater" : "less", {x, scalar(ctx, tensor_dtype(x), 0)});
-  return result(call(ctx, "logical_and", {inf, sign}));
+  if (positive && negative) return single(inf);
+  Expr sign =
+      call(ctx, positive ? "greater" : "less", {x, scalar_constant(ctx, tensor_dtype(x), 0)});
+  return single(call(ctx, "logical_and", {inf, sign}));
 }
 
 // -------------------------------------------------------------------- activations
 
 // x where x >= 0, else `negative`.
 Expr where_negative(NodeContext& ctx, const Expr& x, const Expr& negative) {
-  Expr is_negative = call(ctx, "less", {x, scalar(ctx, tensor_dtype(x), 0)});
+  Expr is_negative = call(ctx, "less", {x, scalar_constant(ctx, tensor_dtype(x), 0)});
   return call(ctx, "where", {is_negative, negative, x});
 }
 
 std::vector<Value> convert_leaky_relu(NodeContext& ctx) {
   double alpha = ctx.attr_float("alpha", 0.01);
-  return result(
+  return single(
       call(ctx, "nn.leakyrelu", {ctx.tensor(0)}, Attrs({{"alpha", AttrValue::floating(alpha)}})));
 }
 
@@ -174,19 +169,19 @@ std::vector<Value> convert_leaky_relu(NodeContext& ctx) {
 // ONNX allows is a multiply with broadcasting.
 std::vector<Value> convert_prelu(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  return result(where_negative(ctx, x, call(ctx, "multiply", {x, ctx.tensor(1)})));
+  return single(where_negative(ctx, x, call(ctx, "multiply", {x, ctx.tensor(1)})));
 }
 
 // alpha * (exp(x) - 1), the negative part of Elu and (scaled) Selu.
 Expr exp_minus_one(NodeContext& ctx, const Expr& x, double alpha) {
   DataType dtype = tensor_dtype(x);
-  Expr expm1 = call(ctx, "subtract", {call(ctx, "exp", {x}), scalar(ctx, dtype, 1)});
-  return call(ctx, "multiply", {expm1, scalar(ctx, dtype, alpha)});
+  Expr expm1 = call(ctx, "subtract", {call(ctx, "exp", {x}), scalar_constant(ctx, dtype, 1)});
+  return call(ctx, "multiply", {expm1, scalar_constant(ctx, dtype, alpha)});
 }
 
 std::vector<Value> convert_elu(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  return result(where_negative(ctx, x, exp_minus_one(ctx, x, ctx.attr_float("alpha", 1.0))));
+  return single(where_negative(ctx, x, exp_minus_one(ctx, x, ctx.attr_float("alpha", 1.0))));
 }
 
 // Selu: gamma * x for x > 0, gamma * alpha * (exp(x) - 1) for x <= 0 (both 0 at 0).
@@ -195,7 +190,7 @@ std::vector<Value> convert_selu(NodeContext& ctx) {
   double alpha = ctx.attr_float("alpha", 1.67326319217681884765625);
   double gamma = ctx.attr_float("gamma", 1.05070102214813232421875);
   Expr elu = where_negative(ctx, x, exp_minus_one(ctx, x, alpha));
-  return result(call(ctx, "multiply", {elu, scalar(ctx, tensor_dtype(x), gamma)}));
+  return single(call(ctx, "multiply", {elu, scalar_constant(ctx, tensor_dtype(x), gamma)}));
 }
 
 // Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), the Elu of x / alpha scaled.
@@ -203,49 +198,51 @@ std::vector<Value> convert_celu(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
   double alpha = ctx.attr_float("alpha", 1.0);
   if (alpha == 0.0) ctx.invalid("attribute 'alpha' must not be 0");
-  Expr scaled = call(ctx, "divide", {x, scalar(ctx, tensor_dtype(x), alpha)});
-  return result(where_negative(ctx, x, exp_minus_one(ctx, scaled, alpha)));
+  Expr scaled = call(ctx, "divide", {x, scalar_constant(ctx, tensor_dtype(x), alpha)});
+  return single(where_negative(ctx, x, exp_minus_one(ctx, scaled, alpha)));
 }
 
 // max(0, min(1, alpha * x + beta)).
 Expr hard_sigmoid(NodeContext& ctx, const Expr& x, double alpha, double beta) {
   DataType dtype = tensor_dtype(x);
-  Expr linear =
-      call(ctx, "add",
-           {call(ctx, "multiply", {x, scalar(ctx, dtype, alpha)}), scalar(ctx, dtype, beta)});
+  Expr linear = call(ctx, "add",
+                     {call(ctx, "multiply", {x, scalar_constant(ctx, dtype, alpha)}),
+                      scalar_constant(ctx, dtype, beta)});
   return call(ctx, "maximum",
-              {call(ctx, "minimum", {linear, scalar(ctx, dtype, 1)}), scalar(ctx, dtype, 0)});
+              {call(ctx, "minimum", {linear, scalar_constant(ctx, dtype, 1)}),
+               scalar_constant(ctx, dtype, 0)});
 }
 
 std::vector<Value> convert_hard_sigmoid(NodeContext& ctx) {
-  return result(
+  return single(
       hard_sigmoid(ctx, ctx.tensor(0), ctx.attr_float("alpha", 0.2), ctx.attr_float("beta", 0.5)));
 }
 
 std::vector<Value> convert_hard_swish(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  return result(call(ctx, "multiply", {x, hard_sigmoid(ctx, x, 1.0 / 6.0, 0.5)}));
+  return single(call(ctx, "multiply", {x, hard_sigmoid(ctx, x, 1.0 / 6.0, 0.5)}));
 }
 
 // Softplus is log(exp(x) + 1); relax's softplus returns x itself past the threshold,
 // where the two agree to float precision.
 std::vector<Value> convert_softplus(NodeContext& ctx) {
-  return result(
+  return single(
       call(ctx, "nn.softplus", {ctx.tensor(0)},
            Attrs({{"beta", AttrValue::floating(1.0)}, {"threshold", AttrValue::floating(20.0)}})));
 }
 
 std::vector<Value> convert_softsign(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
-  Expr denominator = call(ctx, "add", {call(ctx, "abs", {x}), scalar(ctx, tensor_dtype(x), 1)});
-  return result(call(ctx, "divide", {x, denominator}));
+  Expr denominator =
+      call(ctx, "add", {call(ctx, "abs", {x}), scalar_constant(ctx, tensor_dtype(x), 1)});
+  return single(call(ctx, "divide", {x, denominator}));
 }
 
 std::vector<Value> convert_thresholded_relu(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
   DataType dtype = tensor_dtype(x);
-  Expr above = call(ctx, "greater", {x, scalar(ctx, dtype, ctx.attr_float("alpha", 1.0))});
-  return result(call(ctx, "where", {above, x, scalar(ctx, dtype, 0)}));
+  Expr above = call(ctx, "greater", {x, scalar_constant(ctx, dtype, ctx.attr_float("alpha", 1.0))});
+  return single(call(ctx, "where", {above, x, scalar_constant(ctx, dtype, 0)}));
 }
 
 // Shrink: x + bias below -lambd, x - bias above lambd, 0 between. On integer inputs the
@@ -262,13 +259,13 @@ std::vector<Value> convert_shrink(NodeContext& ctx) {
             << dtype.str();
     ctx.unsupported(message.str());
   }
-  Expr below = call(ctx, "less", {x, scalar(ctx, dtype, -lambd)});
-  Expr above = call(ctx, "greater", {x, scalar(ctx, dtype, lambd)});
-  Expr middle =
-      call(ctx, "where",
-           {above, call(ctx, "subtract", {x, scalar(ctx, dtype, bias)}), scalar(ctx, dtype, 0)});
-  return result(
-      call(ctx, "where", {below, call(ctx, "add", {x, scalar(ctx, dtype, bias)}), middle}));
+  Expr below = call(ctx, "less", {x, scalar_constant(ctx, dtype, -lambd)});
+  Expr above = call(ctx, "greater", {x, scalar_constant(ctx, dtype, lambd)});
+  Expr middle = call(ctx, "where",
+                     {above, call(ctx, "subtract", {x, scalar_constant(ctx, dtype, bias)}),
+                      scalar_constant(ctx, dtype, 0)});
+  return single(call(ctx, "where",
+                     {below, call(ctx, "add", {x, scalar_constant(ctx, dtype, bias)}), middle}));
 }
 
 // ------------------------------------------------------------------------ Clip
@@ -277,9 +274,11 @@ std::vector<Value> convert_shrink(NodeContext& ctx) {
 std::vector<Value> convert_clip_6(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
   DataType dtype = tensor_dtype(x);
-  if (ctx.has_attr("min")) x = call(ctx, "maximum", {x, scalar(ctx, dtype, ctx.attr_float("min"))});
-  if (ctx.has_attr("max")) x = call(ctx, "minimum", {x, scalar(ctx, dtype, ctx.attr_float("max"))});
-  return result(x);
+  if (ctx.has_attr("min"))
+    x = call(ctx, "maximum", {x, scalar_constant(ctx, dtype, ctx.attr_float("min"))});
+  if (ctx.has_attr("max"))
+    x = call(ctx, "minimum", {x, scalar_constant(ctx, dtype, ctx.attr_float("max"))});
+  return single(x);
 }
 
 // Clip from opset 11: the bounds are optional 0-d inputs, known or not at import.
@@ -294,11 +293,11 @@ std::vector<Value> convert_clip_11(NodeContext& ctx) {
     }
     x = call(ctx, k == 1 ? "maximum" : "minimum", {x, ctx.tensor(k)});
   }
-  return result(x);
+  return single(x);
 }
 
 std::vector<Value> convert_where(NodeContext& ctx) {
-  return result(call(ctx, "where", {ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)}));
+  return single(call(ctx, "where", {ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)}));
 }
 
 // ------------------------------------------------------------------ quantization
@@ -315,12 +314,7 @@ Expr along_axis(NodeContext& ctx, size_t input, const Expr& x) {
     ctx.invalid("input " + std::to_string(input) + " must be a scalar or 1-D, got " +
                 std::to_string(ndim) + " dimensions");
   }
-  int64_t axis = ctx.attr_int("axis", 1);
-  if (axis < -rank || axis >= rank) {
-    ctx.invalid("attribute 'axis' (" + std::to_string(axis) + ") is out of range for input 0 of " +
-                std::to_string(rank) + " dimensions");
-  }
-  if (axis < 0) axis += rank;
+  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", 1), rank, "attribute 'axis'");
   std::vector<int64_t> trailing;
   for (int64_t k = 1; k < rank - axis; ++k) trailing.push_back(k);
   if (trailing.empty()) return param;
@@ -337,7 +331,7 @@ std::vector<Value> convert_dequantize_linear(NodeContext& ctx) {
     difference = call(ctx, "subtract", {difference, zero_point});
   }
   Expr real = convert(ctx, difference, tensor_dtype(scale));
-  return result(call(ctx, "multiply", {real, scale}));
+  return single(call(ctx, "multiply", {real, scale}));
 }
 
 // QuantizeLinear: round(x / scale) + zero_point (halves to even), saturated to the
@@ -355,8 +349,9 @@ std::vector<Value> convert_quantize_linear(NodeContext& ctx) {
   double low = quantized.is_uint() ? 0 : -128;
   double high = quantized.is_uint() ? 255 : 127;
   q = call(ctx, "minimum",
-           {call(ctx, "maximum", {q, scalar(ctx, real, low)}), scalar(ctx, real, high)});
-  return result(convert(ctx, q, quantized));
+           {call(ctx, "maximum", {q, scalar_constant(ctx, real, low)}),
+            scalar_constant(ctx, real, high)});
+  return single(convert(ctx, q, quantized));
 }
 
 // DynamicQuantizeLinear: uint8 quantization of x over the range of its values widened to
@@ -365,15 +360,16 @@ std::vector<Value> convert_dynamic_quantize_linear(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
   DataType real = tensor_dtype(x);
   Attrs all_axes({{"axis", AttrValue::none()}, {"keepdims", AttrValue::boolean(false)}});
-  Expr zero = scalar(ctx, real, 0);
+  Expr zero = scalar_constant(ctx, real, 0);
   // v saturated to [0, 255].
   auto saturate = [&](const Expr& v) {
-    return call(ctx, "minimum", {call(ctx, "maximum", {v, zero}), scalar(ctx, real, 255)});
+    return call(ctx, "minimum", {call(ctx, "maximum", {v, zero}), scalar_constant(ctx, real, 255)});
   };
   auto round = [&](const Expr& v) { return call(ctx, "round", {v}); };
   Expr low = call(ctx, "minimum", {call(ctx, "min", {x}, all_axes), zero});
   Expr high = call(ctx, "maximum", {call(ctx, "max", {x}, all_axes), zero});
-  Expr scale = call(ctx, "divide", {call(ctx, "subtract", {high, low}), scalar(ctx, real, 255)});
+  Expr scale =
+      call(ctx, "divide", {call(ctx, "subtract", {high, low}), scalar_constant(ctx, real, 255)});
   Expr point = saturate(round(call(ctx, "negative", {call(ctx, "divide", {low, scale})})));
   // Rounded before the zero point is added: halves go to even of x / scale.
   Expr y = saturate(call(ctx, "add", {round(call(ctx, "divide", {x, scale})), point}));

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "frontend/onnx/converter.h"
+#include "frontend/onnx/op_helpers.h"
 #include "frontend/onnx/shape_values.h"
 #include "ir/arith/analyzer.h"
 #include "ir/relax/ops/op_common.h"
@@ -30,7 +31,7 @@ Expr wrap_negative(NodeContext& ctx, size_t i, const std::vector<PrimExpr>& boun
     }
     if (!negative) return indices.expr;
   }
-  DataType dtype = input_tensor_info(ctx, i).dtype;
+  DataType dtype = input_tensor_any_rank(ctx, i, "indices").dtype;
   Expr bound = elements_value(ctx, bounds, dtype, bounds.size() == 1).expr;
   Expr zero = ctx.constant_value(HostTensor::from_doubles(dtype, {}, {0.0})).expr;
   Expr negative = ctx.emit_op("relax.less", {indices.expr, zero});
@@ -43,9 +44,9 @@ Expr wrap_negative(NodeContext& ctx, size_t i, const std::vector<PrimExpr>& boun
 // The axis of Gather, GatherElements and ScatterElements, and their indices (input 1)
 // wrapped by that axis's dim.
 std::pair<int64_t, Expr> axis_and_indices(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = input_dims(ctx, 0);
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(dims.size()),
-                                "attribute 'axis'");
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "data");
+  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(dims.size()),
+                                 "attribute 'axis'");
   return {axis, wrap_negative(ctx, 1, {dims[axis]})};
 }
 
@@ -53,16 +54,16 @@ std::pair<int64_t, Expr> axis_and_indices(NodeContext& ctx) {
 Converter gather_along_axis(const std::string& op) {
   return [op](NodeContext& ctx) -> std::vector<Value> {
     auto [axis, indices] = axis_and_indices(ctx);
-    return {tensor_value(
-        ctx.emit_op(op, {ctx.tensor(0), indices}, Attrs({{"axis", AttrValue::integer(axis)}})))};
+    return single(
+        ctx.emit_op(op, {ctx.tensor(0), indices}, Attrs({{"axis", AttrValue::integer(axis)}})));
   };
 }
 
 // The dims that the last axis of GatherND's and ScatterND's indices index: the data's
 // dims after the batch dims.
 std::vector<PrimExpr> indexed_dims(NodeContext& ctx, int64_t batch_dims) {
-  std::vector<PrimExpr> data = input_dims(ctx, 0);
-  std::vector<PrimExpr> indices = input_dims(ctx, 1);
+  std::vector<PrimExpr> data = input_dims(ctx, 0, "data");
+  std::vector<PrimExpr> indices = input_dims(ctx, 1, "indices");
   const int64_t* depth = indices.empty() ? nullptr : tir::as_const_int(indices.back());
   if (depth == nullptr || batch_dims + *depth > static_cast<int64_t>(data.size())) {
     ctx.invalid(
@@ -75,8 +76,8 @@ std::vector<PrimExpr> indexed_dims(NodeContext& ctx, int64_t batch_dims) {
 std::vector<Value> convert_gather_nd(NodeContext& ctx) {
   int64_t batch_dims = ctx.opset() >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
   Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, batch_dims));
-  return {tensor_value(ctx.emit_op("relax.gather_nd", {ctx.tensor(0), indices},
-                                   Attrs({{"batch_dims", AttrValue::integer(batch_dims)}})))};
+  return single(ctx.emit_op("relax.gather_nd", {ctx.tensor(0), indices},
+                            Attrs({{"batch_dims", AttrValue::integer(batch_dims)}})));
 }
 
 // ONNX's reduction attribute as the Relax scatters name it.
@@ -90,16 +91,15 @@ std::string reduction_of(NodeContext& ctx) {
 
 std::vector<Value> convert_scatter_elements(NodeContext& ctx) {
   auto [axis, indices] = axis_and_indices(ctx);
-  return {
-      tensor_value(ctx.emit_op("relax.scatter_elements", {ctx.tensor(0), indices, ctx.tensor(2)},
-                               Attrs({{"axis", AttrValue::integer(axis)},
-                                      {"reduction", AttrValue::string(reduction_of(ctx))}})))};
+  return single(ctx.emit_op("relax.scatter_elements", {ctx.tensor(0), indices, ctx.tensor(2)},
+                            Attrs({{"axis", AttrValue::integer(axis)},
+                                   {"reduction", AttrValue::string(reduction_of(ctx))}})));
 }
 
 std::vector<Value> convert_scatter_nd(NodeContext& ctx) {
   Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, 0));
-  return {tensor_value(ctx.emit_op("relax.scatter_nd", {ctx.tensor(0), indices, ctx.tensor(2)},
-                                   Attrs({{"reduction", AttrValue::string(reduction_of(ctx))}})))};
+  return single(ctx.emit_op("relax.scatter_nd", {ctx.tensor(0), indices, ctx.tensor(2)},
+                            Attrs({{"reduction", AttrValue::string(reduction_of(ctx))}})));
 }
 
 // ---------------------------------------------------------------- OneHot
@@ -118,12 +118,12 @@ std::vector<Value> convert_one_hot(NodeContext& ctx) {
     return relax::make_prim_value(v);
   };
   Expr indices = wrap_negative(ctx, 0, {relax::const_dim(depth)});
-  int64_t rank = input_tensor_info(ctx, 0).ndim;
+  int64_t rank = input_tensor_any_rank(ctx, 0, "indices").ndim;
   int64_t axis = ctx.attr_int("axis", -1);
-  if (rank >= 0) axis = normalize_axis(ctx, axis, rank + 1, "attribute 'axis'");
-  return {tensor_value(ctx.emit_op(
+  if (rank >= 0) axis = normalized_axis(ctx, axis, rank + 1, "attribute 'axis'");
+  return single(ctx.emit_op(
       "relax.one_hot", {indices, scalar(1), scalar(0)},
-      Attrs({{"depth", AttrValue::integer(depth)}, {"axis", AttrValue::integer(axis)}})))};
+      Attrs({{"depth", AttrValue::integer(depth)}, {"axis", AttrValue::integer(axis)}})));
 }
 
 // ---------------------------------------------------------------- Resize
@@ -172,7 +172,7 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
 }
 
 std::vector<Value> convert_resize(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "X");
   if (dims.size() != 4)
     ctx.unsupported("input 0 has rank " + std::to_string(dims.size()) +
                     "; only 4-D (NCHW) images are resized");
@@ -204,8 +204,8 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
   Attrs attrs({{"method", AttrValue::string(method)},
                {"coordinate_transformation_mode", AttrValue::string(transform)},
                {"rounding_method", AttrValue::string(mode == "nearest" ? rounding : "")}});
-  return {tensor_value(ctx.emit_op(
-      "relax.image.resize2d", {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))}, attrs))};
+  return single(ctx.emit_op("relax.image.resize2d",
+                            {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))}, attrs));
 }
 
 // ---------------------------------------------------------------- DepthToSpace, SpaceToDepth
@@ -215,7 +215,7 @@ Expr permute(NodeContext& ctx, const Expr& x, std::vector<int64_t> axes) {
 }
 
 std::vector<PrimExpr> image_dims(NodeContext& ctx, int64_t block) {
-  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
   if (dims.size() != 4) ctx.invalid("input 0 must have rank 4 (NCHW)");
   if (block <= 0) ctx.invalid("attribute 'blocksize' must be positive");
   return dims;
@@ -237,9 +237,8 @@ std::vector<Value> convert_depth_to_space(NodeContext& ctx) {
     x = emit_reshape(ctx, x, {d[0], c, relax::const_dim(b), relax::const_dim(b), d[2], d[3]});
     x = permute(ctx, x, {0, 1, 4, 2, 5, 3});
   }
-  return {tensor_value(emit_reshape(
-      ctx, x,
-      {d[0], c, tir::mul(d[2], relax::const_dim(b)), tir::mul(d[3], relax::const_dim(b))}))};
+  return single(emit_reshape(
+      ctx, x, {d[0], c, tir::mul(d[2], relax::const_dim(b)), tir::mul(d[3], relax::const_dim(b))}));
 }
 
 std::vector<Value> convert_space_to_depth(NodeContext& ctx) {
@@ -250,8 +249,7 @@ std::vector<Value> convert_space_to_depth(NodeContext& ctx) {
   Expr x = emit_reshape(ctx, ctx.tensor(0),
                         {d[0], d[1], h, relax::const_dim(b), w, relax::const_dim(b)});
   x = permute(ctx, x, {0, 3, 5, 1, 2, 4});
-  return {
-      tensor_value(emit_reshape(ctx, x, {d[0], tir::mul(d[1], relax::const_dim(b * b)), h, w}))};
+  return single(emit_reshape(ctx, x, {d[0], tir::mul(d[1], relax::const_dim(b * b)), h, w}));
 }
 
 // ---------------------------------------------------------------- Trilu
@@ -264,8 +262,8 @@ std::vector<Value> convert_trilu(NodeContext& ctx) {
     k = relax::const_dim(t.element_as_int(0));
   }
   bool upper = ctx.attr_int("upper", 1) != 0;
-  return {tensor_value(ctx.emit_op(upper ? "relax.triu" : "relax.tril",
-                                   {ctx.tensor(0), relax::make_prim_value(k)}))};
+  return single(
+      ctx.emit_op(upper ? "relax.triu" : "relax.tril", {ctx.tensor(0), relax::make_prim_value(k)}));
 }
 
 }  // namespace

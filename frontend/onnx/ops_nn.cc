@@ -469,7 +469,7 @@ std::vector<Value> convert_instance_norm(NodeContext& ctx) {
 std::vector<Value> convert_layer_norm(NodeContext& ctx) {
   const relax::TensorStructInfoNode& x = input_tensor(ctx, 0, "X");
   int64_t ndim = x.ndim;
-  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", -1), ndim, "axis");
+  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", -1), ndim, "attribute 'axis'");
   if (ctx.attr_int("stash_type", 1) != 1) {
     ctx.unsupported("attribute 'stash_type' = " + std::to_string(ctx.attr_int("stash_type")) +
                     " is not supported; only 1 (float32 statistics)");
@@ -557,7 +557,8 @@ Converter softmax_like(const std::string& kind) {
     const relax::TensorStructInfoNode& info = input_tensor(ctx, 0, "input");
     int64_t ndim = info.ndim;
     bool coerced = ctx.opset() < 13;
-    int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", coerced ? 1 : -1), ndim, "axis");
+    int64_t axis =
+        normalized_axis(ctx, ctx.attr_int("axis", coerced ? 1 : -1), ndim, "attribute 'axis'");
     if (ndim == 0) ctx.invalid("input 0 'input' must have at least 1 dimension");
     Expr x = ctx.tensor(0);
     std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");

@@ -49,7 +49,8 @@ Reduction reduction_of(const NodeContext& ctx, bool axes_from_input) {
   }
   std::vector<int64_t> normalized;
   for (int64_t axis : axes) {
-    int64_t a = normalized_axis(ctx, axis, ndim, "axes");
+    int64_t a =
+        normalized_axis(ctx, axis, ndim, axes_from_input ? "input 1 'axes'" : "attribute 'axes'");
     if (std::find(normalized.begin(), normalized.end(), a) != normalized.end()) {
       ctx.invalid("'axes' names axis " + std::to_string(a) + " twice");
     }
@@ -120,7 +121,7 @@ Converter reduce_converter(ReduceKind kind, bool axes_input_from_13) {
 Converter arg_reduce(const std::string& op) {
   return [op](NodeContext& ctx) {
     const relax::TensorStructInfoNode& info = input_tensor(ctx, 0, "data");
-    int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", 0), info.ndim, "axis");
+    int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", 0), info.ndim, "attribute 'axis'");
     Attrs attrs({{"axis", AttrValue::integer(axis)},
                  {"keepdims", AttrValue::boolean(ctx.attr_int("keepdims", 1) != 0)}});
     if (ctx.attr_int("select_last_index", 0) == 0) {
@@ -148,7 +149,7 @@ Converter arg_reduce(const std::string& op) {
 // sorted order is one.
 std::vector<Value> convert_topk(NodeContext& ctx) {
   const relax::TensorStructInfoNode& info = input_tensor(ctx, 0, "X");
-  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", -1), info.ndim, "axis");
+  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", -1), info.ndim, "attribute 'axis'");
   int64_t k = 0;
   if (ctx.opset() < 10) {
     k = ctx.attr_int("k");
@@ -205,8 +206,8 @@ std::vector<Value> convert_cumsum(NodeContext& ctx) {
       ctx.invalid("input 1 'axis' must hold one element, got " +
                   std::to_string(given.num_elements()));
     }
-    return single(cumsum_along(ctx, ctx.tensor(0),
-                               normalized_axis(ctx, given.element_as_int(0), ndim, "axis")));
+    return single(cumsum_along(
+        ctx, ctx.tensor(0), normalized_axis(ctx, given.element_as_int(0), ndim, "input 1 'axis'")));
   }
   Expr y = cumsum_along(ctx, ctx.tensor(0), ndim - 1);
   DataType axis_dtype = input_tensor(ctx, 1, "axis").dtype;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "frontend/onnx/converter.h"
+#include "frontend/onnx/op_helpers.h"
 #include "frontend/onnx/shape_values.h"
 #include "frontend/onnx/tensor_proto.h"
 #include "ir/arith/analyzer.h"
@@ -101,7 +102,7 @@ std::vector<Value> convert_reshape(NodeContext& ctx) {
   std::vector<PrimExpr> in;
   for (const PrimExpr& d : target) {
     if (tir::is_const_int(d, -1) || (tir::is_const_int(d, 0) && !allowzero)) {
-      in = input_dims(ctx, 0);
+      in = input_dims(ctx, 0, "data");
       break;
     }
   }
@@ -128,11 +129,11 @@ std::vector<Value> convert_reshape(NodeContext& ctx) {
     others.erase(others.begin() + infer_at);
     target[infer_at] = infer_dim(in, others);
   }
-  return {tensor_value(emit_reshape(ctx, ctx.tensor(0), target))};
+  return single(emit_reshape(ctx, ctx.tensor(0), target));
 }
 
 std::vector<Value> convert_flatten(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
   auto rank = static_cast<int64_t>(dims.size());
   int64_t axis = ctx.attr_int("axis", 1);
   if (axis < -rank || axis > rank) {
@@ -140,8 +141,8 @@ std::vector<Value> convert_flatten(NodeContext& ctx) {
                 std::to_string(rank));
   }
   if (axis < 0) axis += rank;
-  return {tensor_value(emit_reshape(ctx, ctx.tensor(0),
-                                    {product(dims, 0, axis), product(dims, axis, dims.size())}))};
+  return single(
+      emit_reshape(ctx, ctx.tensor(0), {product(dims, 0, axis), product(dims, axis, dims.size())}));
 }
 
 // ---------------------------------------------------------------- Squeeze, Unsqueeze
@@ -156,15 +157,20 @@ std::optional<std::vector<int64_t>> axes_of(NodeContext& ctx) {
   return const_shape_input(ctx, 1, "axes");
 }
 
+// Where axes_of found the axes, for an error.
+std::string axes_what(const NodeContext& ctx) {
+  return ctx.opset() < 13 ? "attribute 'axes'" : "input 1 'axes'";
+}
+
 std::vector<Value> convert_squeeze(NodeContext& ctx) {
-  int rank = input_rank(ctx, 0);
+  int rank = input_rank(ctx, 0, "data");
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   std::vector<int64_t> normalized;
   if (axes) {
-    for (int64_t a : *axes) normalized.push_back(normalize_axis(ctx, a, rank, "axis"));
+    for (int64_t a : *axes) normalized.push_back(normalized_axis(ctx, a, rank, axes_what(ctx)));
   } else {
     // Without axes, every dim that is 1; a symbolic dim may be 1 only at run time.
-    std::vector<PrimExpr> dims = input_dims(ctx, 0);
+    std::vector<PrimExpr> dims = input_dims(ctx, 0, "data");
     for (int k = 0; k < rank; ++k) {
       if (tir::as_const_int(dims[k]) == nullptr) {
         ctx.unsupported("no 'axes' and dim " + std::to_string(k) +
@@ -173,25 +179,25 @@ std::vector<Value> convert_squeeze(NodeContext& ctx) {
       if (tir::is_const_int(dims[k], 1)) normalized.push_back(k);
     }
   }
-  return {tensor_value(ctx.emit_op("relax.squeeze", {ctx.tensor(0)},
-                                   Attrs({{"axis", AttrValue::int_list(normalized)}})))};
+  return single(ctx.emit_op("relax.squeeze", {ctx.tensor(0)},
+                            Attrs({{"axis", AttrValue::int_list(normalized)}})));
 }
 
 std::vector<Value> convert_unsqueeze(NodeContext& ctx) {
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   if (!axes) ctx.invalid("needs 'axes'");
-  int64_t out_rank = input_rank(ctx, 0) + static_cast<int64_t>(axes->size());
+  int64_t out_rank = input_rank(ctx, 0, "data") + static_cast<int64_t>(axes->size());
   std::vector<int64_t> normalized;
-  for (int64_t a : *axes) normalized.push_back(normalize_axis(ctx, a, out_rank, "axis"));
+  for (int64_t a : *axes) normalized.push_back(normalized_axis(ctx, a, out_rank, axes_what(ctx)));
   std::sort(normalized.begin(), normalized.end());
-  return {tensor_value(ctx.emit_op("relax.expand_dims", {ctx.tensor(0)},
-                                   Attrs({{"axis", AttrValue::int_list(normalized)}})))};
+  return single(ctx.emit_op("relax.expand_dims", {ctx.tensor(0)},
+                            Attrs({{"axis", AttrValue::int_list(normalized)}})));
 }
 
 // ---------------------------------------------------------------- Transpose, Concat
 
 std::vector<Value> convert_transpose(NodeContext& ctx) {
-  int rank = input_rank(ctx, 0);
+  int rank = input_rank(ctx, 0, "data");
   std::vector<int64_t> perm;
   for (int k = rank - 1; k >= 0; --k) perm.push_back(k);
   perm = ctx.attr_ints("perm", perm);
@@ -199,23 +205,24 @@ std::vector<Value> convert_transpose(NodeContext& ctx) {
     ctx.invalid("attribute 'perm' has " + std::to_string(perm.size()) +
                 " entries for an input of rank " + std::to_string(rank));
   }
-  return {tensor_value(ctx.emit_op("relax.permute_dims", {ctx.tensor(0)},
-                                   Attrs({{"axes", AttrValue::int_list(perm)}})))};
+  return single(ctx.emit_op("relax.permute_dims", {ctx.tensor(0)},
+                            Attrs({{"axes", AttrValue::int_list(perm)}})));
 }
 
 std::vector<Value> convert_concat(NodeContext& ctx) {
   std::vector<Expr> parts;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) parts.push_back(ctx.tensor(i));
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis"), input_rank(ctx, 0), "attribute 'axis'");
-  return {tensor_value(ctx.emit_op("relax.concat", {ctx.builder().tuple(parts)},
-                                   Attrs({{"axis", AttrValue::integer(axis)}})))};
+  int64_t axis =
+      normalized_axis(ctx, ctx.attr_int("axis"), input_rank(ctx, 0, "inputs"), "attribute 'axis'");
+  return single(ctx.emit_op("relax.concat", {ctx.builder().tuple(parts)},
+                            Attrs({{"axis", AttrValue::integer(axis)}})));
 }
 
 // ---------------------------------------------------------------- Split
 
 std::vector<Value> convert_split(NodeContext& ctx) {
-  int rank = input_rank(ctx, 0);
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), rank, "attribute 'axis'");
+  int rank = input_rank(ctx, 0, "input");
+  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", 0), rank, "attribute 'axis'");
   auto outputs = static_cast<int64_t>(ctx.node().output_size());
   std::optional<std::vector<int64_t>> sizes;
   if (ctx.opset() < 13) {
@@ -229,7 +236,7 @@ std::vector<Value> convert_split(NodeContext& ctx) {
       ctx.invalid("'split' has " + std::to_string(sizes->size()) + " sizes for " +
                   std::to_string(outputs) + " outputs");
     }
-    PrimExpr dim = input_dims(ctx, 0)[axis];
+    PrimExpr dim = input_dims(ctx, 0, "input")[axis];
     int64_t total = 0;
     std::vector<int64_t> indices;
     for (size_t k = 0; k + 1 < sizes->size(); ++k) indices.push_back(total += (*sizes)[k]);
@@ -246,8 +253,8 @@ std::vector<Value> convert_split(NodeContext& ctx) {
                   Attrs({{"indices_or_sections", sections}, {"axis", AttrValue::integer(axis)}}));
   std::vector<Value> out;
   for (int64_t k = 0; k < outputs; ++k) {
-    out.push_back(
-        tensor_value(ctx.builder().emit(ctx.builder().tuple_get_item(tuple, static_cast<int>(k)))));
+    out.push_back(Value{
+        ctx.builder().emit(ctx.builder().tuple_get_item(tuple, static_cast<int>(k))), {}, {}});
   }
   return out;
 }
@@ -261,7 +268,7 @@ Expr prim_tuple(NodeContext& ctx, const std::vector<PrimExpr>& values) {
 }
 
 std::vector<Value> convert_slice(NodeContext& ctx) {
-  int rank = input_rank(ctx, 0);
+  int rank = input_rank(ctx, 0, "data");
   std::vector<PrimExpr> starts, ends;
   std::vector<int64_t> axes, steps;
   if (ctx.opset() < 10) {
@@ -279,6 +286,7 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
     for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
   }
   if (steps.empty()) steps.assign(starts.size(), 1);
+  const std::string axes_what = ctx.opset() < 10 ? "attribute 'axes'" : "input 3 'axes'";
   if (axes.size() != starts.size() || steps.size() != starts.size()) {
     ctx.invalid("'axes' and 'steps' must have as many entries as 'starts'");
   }
@@ -292,7 +300,7 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
       symbolic.push_back(k);
       continue;
     }
-    axis_values.push_back(relax::const_dim(normalize_axis(ctx, axes[k], rank, "axis")));
+    axis_values.push_back(relax::const_dim(normalized_axis(ctx, axes[k], rank, axes_what)));
     begin_values.push_back(starts[k]);
     end_values.push_back(ends[k]);
     step_values.push_back(relax::const_dim(steps[k]));
@@ -304,8 +312,8 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
                      prim_tuple(ctx, end_values), prim_tuple(ctx, step_values)});
   }
   for (size_t k : symbolic) {
-    int64_t axis = normalize_axis(ctx, axes[k], rank, "axis");
-    PrimExpr n = input_dims(ctx, 0)[axis];
+    int64_t axis = normalized_axis(ctx, axes[k], rank, axes_what);
+    PrimExpr n = input_dims(ctx, 0, "data")[axis];
     int64_t step = steps[k];
     auto clamp = [&](const PrimExpr& index) {
       PrimExpr v = tir::select(tir::lt(index, relax::const_dim(0)), tir::add(index, n), index);
@@ -322,7 +330,7 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
     x = ctx.emit_op("relax.take", {x, iota(ctx, length, begin, step)},
                     Attrs({{"axis", AttrValue::integer(axis)}}));
   }
-  return {tensor_value(x)};
+  return single(x);
 }
 
 // ---------------------------------------------------------------- Expand, Tile
@@ -330,7 +338,7 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
 // ONNX's bidirectional broadcast of the input's dims with the target shape: each dim
 // is the one that is not 1.
 std::vector<Value> convert_expand(NodeContext& ctx) {
-  std::vector<PrimExpr> in = input_dims(ctx, 0);
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "input");
   std::vector<PrimExpr> target = ctx.shape_input(1, "shape");
   size_t rank = std::max(in.size(), target.size());
   in.insert(in.begin(), rank - in.size(), relax::const_dim(1));
@@ -350,8 +358,8 @@ std::vector<Value> convert_expand(NodeContext& ctx) {
                       "run time");
     }
   }
-  return {tensor_value(
-      ctx.emit_op("relax.broadcast_to", {ctx.tensor(0), relax::make_shape_expr(std::move(out))}))};
+  return single(
+      ctx.emit_op("relax.broadcast_to", {ctx.tensor(0), relax::make_shape_expr(std::move(out))}));
 }
 
 // Repeats computed from a dynamic dim (PyTorch's x.repeat(batch, 1)) cannot be
@@ -359,7 +367,7 @@ std::vector<Value> convert_expand(NodeContext& ctx) {
 // (1, d) to (k, d), merged back, which is what tiling does.
 std::vector<Value> convert_tile(NodeContext& ctx) {
   std::vector<PrimExpr> repeats = ctx.shape_input(1, "repeats");
-  int rank = input_rank(ctx, 0);
+  int rank = input_rank(ctx, 0, "input");
   if (static_cast<int>(repeats.size()) != rank) {
     ctx.invalid("input 1 'repeats' has " + std::to_string(repeats.size()) +
                 " entries; the input has rank " + std::to_string(rank));
@@ -369,10 +377,10 @@ std::vector<Value> convert_tile(NodeContext& ctx) {
     if (const int64_t* c = tir::as_const_int(k)) constant.push_back(*c);
   }
   if (constant.size() == repeats.size()) {
-    return {tensor_value(ctx.emit_op("relax.tile", {ctx.tensor(0)},
-                                     Attrs({{"repeats", AttrValue::int_list(constant)}})))};
+    return single(ctx.emit_op("relax.tile", {ctx.tensor(0)},
+                              Attrs({{"repeats", AttrValue::int_list(constant)}})));
   }
-  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
   std::vector<PrimExpr> split, broadcast, merged;
   for (int d = 0; d < rank; ++d) {
     split.insert(split.end(), {relax::const_dim(1), dims[d]});
@@ -381,13 +389,13 @@ std::vector<Value> convert_tile(NodeContext& ctx) {
   }
   Expr x = emit_reshape(ctx, ctx.tensor(0), split);
   x = ctx.emit_op("relax.broadcast_to", {x, relax::make_shape_expr(std::move(broadcast))});
-  return {tensor_value(emit_reshape(ctx, x, merged))};
+  return single(emit_reshape(ctx, x, merged));
 }
 
 // ---------------------------------------------------------------- Pad
 
 std::vector<Value> convert_pad(NodeContext& ctx) {
-  int rank = input_rank(ctx, 0);
+  int rank = input_rank(ctx, 0, "data");
   std::vector<int64_t> pads;
   double value = 0;
   if (ctx.opset() < 11) {
@@ -418,10 +426,10 @@ std::vector<Value> convert_pad(NodeContext& ctx) {
     widths.push_back(pads[k]);
     widths.push_back(pads[k + rank]);
   }
-  return {tensor_value(ctx.emit_op("relax.nn.pad", {ctx.tensor(0)},
-                                   Attrs({{"pad_width", AttrValue::int_list(widths)},
-                                          {"pad_value", AttrValue::floating(value)},
-                                          {"pad_mode", AttrValue::string(mode)}})))};
+  return single(ctx.emit_op("relax.nn.pad", {ctx.tensor(0)},
+                            Attrs({{"pad_width", AttrValue::int_list(widths)},
+                                   {"pad_value", AttrValue::floating(value)},
+                                   {"pad_mode", AttrValue::string(mode)}})));
 }
 
 // ---------------------------------------------------------------- ConstantOfShape, Range, EyeLike
@@ -434,15 +442,15 @@ std::vector<Value> convert_constant_of_shape(NodeContext& ctx) {
   if (value.num_elements() != 1) ctx.invalid("attribute 'value' must hold one element");
   value.shape = {};
   Expr fill = ctx.constant_value(value).expr;
-  return {tensor_value(ctx.emit_op("relax.full", {relax::make_shape_expr(std::move(shape)), fill},
-                                   Attrs({{"dtype", AttrValue::data_type(value.dtype)}})))};
+  return single(ctx.emit_op("relax.full", {relax::make_shape_expr(std::move(shape)), fill},
+                            Attrs({{"dtype", AttrValue::data_type(value.dtype)}})));
 }
 
 // Range's bounds are scalars: constants make a relax.arange; integer bounds computed
 // from dynamic dims make start + delta * [0, length) (delta must be a constant).
 std::vector<Value> convert_range(NodeContext& ctx) {
   static const char* const kNames[] = {"start", "limit", "delta"};
-  DataType dtype = input_tensor_info(ctx, 0).dtype;
+  DataType dtype = input_tensor_any_rank(ctx, 0, "start").dtype;
   auto what = [&](size_t i) { return "input " + std::to_string(i) + " '" + kNames[i] + "'"; };
   if (ctx.input(0).constant && ctx.input(1).constant && ctx.input(2).constant) {
     std::vector<Expr> bounds;
@@ -453,8 +461,8 @@ std::vector<Value> convert_range(NodeContext& ctx) {
                                     : tir::int_imm(DataType::Int(64), t.element_as_int(0));
       bounds.push_back(relax::make_prim_value(v));
     }
-    return {tensor_value(
-        ctx.emit_op("relax.arange", bounds, Attrs({{"dtype", AttrValue::data_type(dtype)}})))};
+    return single(
+        ctx.emit_op("relax.arange", bounds, Attrs({{"dtype", AttrValue::data_type(dtype)}})));
   }
   std::vector<PrimExpr> bounds;
   for (size_t i = 0; i < 3; ++i) {
@@ -474,13 +482,13 @@ std::vector<Value> convert_range(NodeContext& ctx) {
   if (dtype != DataType::Int(64)) {
     out = ctx.emit_op("relax.astype", {out}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
   }
-  return {tensor_value(out)};
+  return single(out);
 }
 
 std::vector<Value> convert_eye_like(NodeContext& ctx) {
-  std::vector<PrimExpr> dims = input_dims(ctx, 0);
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
   if (dims.size() != 2) ctx.invalid("input 0 must have rank 2");
-  DataType dtype = input_tensor_info(ctx, 0).dtype;
+  DataType dtype = input_tensor(ctx, 0, "input").dtype;
   if (ctx.has_attr("dtype")) {
     auto code = static_cast<int32_t>(ctx.attr_int("dtype"));
     std::optional<DataType> d = dtype_of(code);
@@ -490,11 +498,10 @@ std::vector<Value> convert_eye_like(NodeContext& ctx) {
   if (!tir::as_const_int(dims[0]) || !tir::as_const_int(dims[1])) {
     ctx.unsupported("input 0 has dynamic dims; relax.eye takes constant sizes");
   }
-  return {
-      tensor_value(ctx.emit_op("relax.eye",
-                               {relax::make_prim_value(dims[0]), relax::make_prim_value(dims[1]),
-                                relax::make_prim_value(relax::const_dim(ctx.attr_int("k", 0)))},
-                               Attrs({{"dtype", AttrValue::data_type(dtype)}})))};
+  return single(ctx.emit_op("relax.eye",
+                            {relax::make_prim_value(dims[0]), relax::make_prim_value(dims[1]),
+                             relax::make_prim_value(relax::const_dim(ctx.attr_int("k", 0)))},
+                            Attrs({{"dtype", AttrValue::data_type(dtype)}})));
 }
 
 }  // namespace

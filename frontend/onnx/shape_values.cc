@@ -461,42 +461,6 @@ std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx) {
   return fold_elementwise(ctx, *in, op);
 }
 
-const relax::TensorStructInfoNode& input_tensor_info(const NodeContext& ctx, size_t i) {
-  const auto* t = ctx.tensor(i)->struct_info.as<relax::TensorStructInfoNode>();
-  if (t == nullptr) ctx.unsupported("input " + std::to_string(i) + " is not a tensor");
-  return *t;
-}
-
-std::vector<PrimExpr> input_dims(const NodeContext& ctx, size_t i) {
-  const std::vector<PrimExpr>* dims = input_tensor_info(ctx, i).shape_values();
-  if (dims == nullptr) {
-    ctx.unsupported("the shape of input " + std::to_string(i) +
-                    " is not known at import time (it depends on tensor values)");
-  }
-  return *dims;
-}
-
-int input_rank(const NodeContext& ctx, size_t i) {
-  int ndim = input_tensor_info(ctx, i).ndim;
-  if (ndim < 0) ctx.unsupported("the rank of input " + std::to_string(i) + " is not known");
-  return ndim;
-}
-
-int64_t normalize_axis(const NodeContext& ctx, int64_t axis, int64_t rank,
-                       const std::string& what) {
-  if (axis < -rank || axis >= rank) {
-    ctx.invalid(what + " " + std::to_string(axis) + " is out of range for rank " +
-                std::to_string(rank));
-  }
-  return axis < 0 ? axis + rank : axis;
-}
-
-Value tensor_value(relax::Expr expr) {
-  Value v;
-  v.expr = std::move(expr);
-  return v;
-}
-
 relax::Expr emit_reshape(NodeContext& ctx, const relax::Expr& x, std::vector<PrimExpr> dims) {
   for (PrimExpr& d : dims) d = simplify_dims(d);
   return ctx.emit_op("relax.reshape", {x, relax::make_shape_expr(std::move(dims))});

@@ -44,19 +44,9 @@ relax::PrimExpr simplify_dims(const relax::PrimExpr& e);
 std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx);
 
 // ---------------------------------------------------------------- converter helpers
-// What the shape and index converters (ops_shape.cc, ops_index.cc) read of their inputs.
+// What the shape and index converters (ops_shape.cc, ops_index.cc) emit on shapes; what
+// they read of their inputs is in op_helpers.h.
 
-// Input `i`'s TensorStructInfo; unsupported when the input is not a tensor.
-const relax::TensorStructInfoNode& input_tensor_info(const NodeContext& ctx, size_t i);
-// Input `i`'s dims; unsupported when the importer does not know them (they came from
-// tensor values).
-std::vector<relax::PrimExpr> input_dims(const NodeContext& ctx, size_t i);
-// Input `i`'s rank; unsupported when unknown.
-int input_rank(const NodeContext& ctx, size_t i);
-// `axis` in [-rank, rank) as a dim index; invalid, naming `what`, otherwise.
-int64_t normalize_axis(const NodeContext& ctx, int64_t axis, int64_t rank, const std::string& what);
-// The Value of a converter's result that carries nothing known at import time.
-Value tensor_value(relax::Expr expr);
 // relax.reshape of `x` to `dims`, simplified first: a shape holds constants or
 // expressions of the symbolic dims, not arithmetic on constants (c / (b * b)).
 relax::Expr emit_reshape(NodeContext& ctx, const relax::Expr& x, std::vector<relax::PrimExpr> dims);

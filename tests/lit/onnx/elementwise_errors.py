@@ -84,4 +84,4 @@ scale1d = np.float32([1, 2, 3])
 expect_error("DequantizeLinear axis", one_node("DequantizeLinear", [("q", i), ("s", scale1d)],
                                                np.float32, axis=2), [i, scale1d], "invalid")
 # CHECK-LABEL: ok: DequantizeLinear axis
-# CHECK-NEXT: error: {{.*}}: node 'n' (DequantizeLinear, opset 13): invalid: attribute 'axis' (2) is out of range for input 0 of 2 dimensions
+# CHECK-NEXT: error: {{.*}}: node 'n' (DequantizeLinear, opset 13): invalid: attribute 'axis' is 2; it must be in [-2, 2) for a tensor of rank 2
