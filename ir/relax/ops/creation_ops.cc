@@ -20,6 +20,16 @@ StructInfo tensor_of_shape_arg(const CallNode* call, size_t index, DataType dtyp
                            << "' must be a shape (R.shape([...]) or a shape variable), got "
                            << text::print_node(shape->struct_info);
   }
+  if (info->values) {
+    for (size_t i = 0; i < info->values->size(); ++i) {
+      const int64_t* c = tir::as_const_int((*info->values)[i]);
+      if (c != nullptr && *c < 0) {
+        user_error(call->span) << op_display_name(call) << ": dimension " << i << " of argument '"
+                               << op_arg_name(call, index) << "' is " << *c
+                               << "; dimensions must be non-negative";
+      }
+    }
+  }
   if (shape.is<ShapeExprNode>() || shape.is<VarNode>()) return tensor_sinfo_shape(shape, dtype);
   if (info->values) return tensor_sinfo(*info->values, dtype);
   return tensor_sinfo_ndim(info->ndim, dtype);
@@ -117,7 +127,9 @@ StructInfo infer_arange(const CallNode* call, const BlockBuilder& bb) {
                              << " by " << *s << " has " << elements
                              << " elements, more than a tensor can hold";
     }
-    count = const_dim(std::max<int64_t>(0, static_cast<int64_t>(elements)));
+    // A range that runs the other way is empty (compared as a double: a count below
+    // what an int64 holds, -inf included, must not be converted).
+    count = const_dim(elements > 0 ? static_cast<int64_t>(elements) : 0);
   }
   return tensor_sinfo({bb.analyzer().simplify(count)}, dtype);
 }

@@ -107,9 +107,18 @@ StructInfo infer_conv(const CallNode* call, const BlockBuilder& bb, const ConvFo
                                << i << " (" << output_padding
                                << ") must be smaller than the stride (" << strides[i] << ")";
       }
-      out.push_back(analyzer.simplify((input - 1) * strides[i] -
-                                      (padding[i] + padding[form.spatial + i]) +
-                                      dilation[i] * (kernel - 1) + (output_padding + 1)));
+      PrimExpr extent = analyzer.simplify((input - 1) * strides[i] -
+                                          (padding[i] + padding[form.spatial + i]) +
+                                          dilation[i] * (kernel - 1) + (output_padding + 1));
+      const int64_t* known = tir::as_const_int(extent);
+      if (known != nullptr && *known < 0) {
+        user_error(call->span) << op_display_name(call) << ": output dimension "
+                               << data_layout.axis(letter) << " would be " << *known
+                               << "; the padding (" << padding[i] << ", "
+                               << padding[form.spatial + i]
+                               << ") removes more than the transposed convolution produces";
+      }
+      out.push_back(extent);
       continue;
     }
     WindowDim dim{

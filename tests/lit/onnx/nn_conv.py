@@ -108,6 +108,14 @@ model = make_model([helper.make_node("Conv", ["x", "w"], ["y"], name="same",
 expect_error("conv_same_symbolic", model, [x], "auto_pad SAME_UPPER needs a static size")
 # CHECK: ok: conv_same_symbolic
 # CHECK-NEXT: error: {{.*}}'same' (Conv, opset 13){{.*}}auto_pad SAME_UPPER needs a static size; dimension 2 of input 'X' is symbolic
+# Pads that remove more than the transposed convolution produces (found by fuzz_onnx).
+model = make_model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="overpadded",
+                                     pads=[0, 0, 9, 0])],
+                   [tensor_info("x", np.float32, [1, 2, 3, 3])],
+                   [tensor_info("y", np.float32, [None] * 4)], {"w": wt})
+expect_error("conv_transpose_overpadded", model, [xt], "would be -")
+# CHECK: ok: conv_transpose_overpadded
+# CHECK-NEXT: error: {{.*}}'overpadded' (ConvTranspose, opset 13): R.nn.conv2d_transpose: output dimension 2 would be {{-[0-9]+}}; the padding (0, 9) removes more than the transposed convolution produces
 model = make_model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="far",
                                      strides=[2, 2], output_shape=[9, 9])],
                    [tensor_info("x", np.float32, [1, 2, 3, 3])],

@@ -96,6 +96,13 @@ check_node("Range", {"start": np.float32(1), "limit": np.float32(2.5), "delta": 
 check_node("Range", {"start": i64(10), "limit": i64(1), "delta": i64(-3)},
            lambda **_: np.arange(10, 1, -3, dtype=np.int64),
            constants={"start", "limit", "delta"}, name="Range int")
+# A tiny step the other way: ONNX's max(ceil((limit - start) / delta), 0) elements is
+# none, not a count past what an int64 holds (found by fuzz_onnx; NumPy's arange refuses
+# it).
+check_node("Range", {"start": np.float32(1), "limit": np.float32(2.75),
+                     "delta": np.float32(-1.6e-27)},
+           lambda **_: np.zeros((0,), np.float32),
+           constants={"start", "limit", "delta"}, name="Range empty")
 check_node("EyeLike", {"x": np.zeros((3, 4), np.float32)}, lambda x: np.eye(3, 4, 1, np.float32),
            attrs={"k": 1})
 check_node("EyeLike", {"x": np.zeros((3, 3), np.float32)}, lambda x: np.eye(3, dtype=np.int64),

@@ -19,6 +19,22 @@ def one_node(op_type, inputs, outputs, attrs=None, initializers=None, opset=13, 
                       [tensor_info(*o) for o in outputs], initializers, opset)
 
 
+# A negative dimension given to ConstantOfShape (found by fuzz_onnx), with a float and an
+# integer fill value (the integer one is computed at import time).
+# CHECK: ok: constant of shape negative
+# CHECK-NEXT: error: {{.*}}: node 'constantofshape' (ConstantOfShape, opset 13): R.full: dimension 1 of argument 'shape' is -3; dimensions must be non-negative
+expect_error("constant of shape negative",
+             one_node("ConstantOfShape", [("s", np.int64, [2])], [("y", np.float32, [None, None])],
+                      initializers={"s": i64([2, -3])}),
+             [], "dimension 1 of argument 'shape' is -3")
+# CHECK: ok: constant of shape negative, integer fill
+# CHECK-NEXT: error: {{.*}}: node 'constantofshape' (ConstantOfShape, opset 13): {{.*}}-3
+expect_error("constant of shape negative, integer fill",
+             one_node("ConstantOfShape", [("s", np.int64, [2])], [("y", np.int64, [None, None])],
+                      attrs={"value": helper.make_tensor("v", 7, [1], [4])},
+                      initializers={"s": i64([2, -3])}),
+             [], "-3")
+
 # A shape computed from tensor values.
 # CHECK: ok: reshape data-dependent
 # CHECK-NEXT: error: {{.*}}: node 'reshape' (Reshape, opset 13): unsupported: input 1 'shape' must be known when the model is imported
