@@ -56,6 +56,31 @@ bool all_leaves(const std::vector<Expr>& exprs) {
   return true;
 }
 
+// An operator's inference computes its result's dimensions from its arguments; one that
+// comes out as a negative constant (a reshape to -3, a broadcast to -1, padding that
+// removes more than there is) is the caller's error, reported at the call rather than
+// later by the well-formedness check as a malformed annotation.
+void check_result_dims(const StructInfo& sinfo, const std::string& display, const Span& span,
+                       const std::string& where = "the result") {
+  if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
+    for (size_t i = 0; i < tuple->fields.size(); ++i) {
+      check_result_dims(tuple->fields[i], display, span,
+                        "field " + std::to_string(i) + " of the result");
+    }
+    return;
+  }
+  const std::vector<PrimExpr>* dims = nullptr;
+  if (const auto* tensor = sinfo.as<TensorStructInfoNode>()) dims = tensor->shape_values();
+  if (dims == nullptr) return;
+  for (size_t i = 0; i < dims->size(); ++i) {
+    const int64_t* extent = tir::as_const_int((*dims)[i]);
+    if (extent != nullptr && *extent < 0) {
+      user_error(span) << display << ": dimension " << i << " of " << where << " would be "
+                       << *extent << "; a dimension is at least 0";
+    }
+  }
+}
+
 bool is_built_seq(const Expr& e) { return e.is<SeqExprNode>() && e->struct_info.defined(); }
 
 // Whether `e` already is what the builder would make of it: StructInfo given and every
@@ -584,6 +609,7 @@ struct BlockBuilder::Impl {
     RELAXC_ICHECK(info->infer) << display << " has no StructInfo inference";
     call->struct_info = info->infer(call, *self);
     RELAXC_ICHECK(call->struct_info.defined()) << display << ": inference returned null";
+    check_result_dims(call->struct_info, display, span);
     return owner;
   }
 

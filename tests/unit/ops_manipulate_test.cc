@@ -83,6 +83,9 @@ TEST(OpsManipulate, BroadcastTileRepeatFlip) {
   EXPECT_EQ(error("b: R.Tensor((2, 1), \"float32\")", "R.broadcast_to(b, R.shape([4, 3, 5]))"),
             "R.broadcast_to: dimension 0 of argument 'x' is 2, neither 1 nor dimension 1 (3) of "
             "argument 'shape'");
+  // A negative dimension is refused at the call by the normalizer, for every operator.
+  EXPECT_EQ(error(p, "R.broadcast_to(a, R.shape([n, -1]))"),
+            "R.broadcast_to: dimension 1 of the result would be -1; a dimension is at least 0");
   EXPECT_EQ(infer(p, "R.tile(a, repeats=[2, 1, 3])"), f32("(2, n, 3)"));
   EXPECT_EQ(infer(p, "R.tile(a, 2)"), f32("(n, 2)"));
   EXPECT_EQ(infer(p, "R.repeat(a, repeats=3, axis=0)"), f32("(n * 3, 1)"));

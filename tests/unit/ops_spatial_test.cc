@@ -219,6 +219,10 @@ TEST_F(SpatialOpsTest, Pad) {
             "\"reflect\" padding must be smaller than the dimension");
   EXPECT_EQ(error("nn.pad", {x({n, I(3)})}, Attrs({{"pad_width", ints({0, -1, 0, 0})}})),
             "R.nn.pad: attribute 'pad_width': entry 1 is -1; padding must be non-negative");
+  EXPECT_EQ(error("nn.pad", {x({n, I(3)})},
+                  Attrs({{"pad_width", ints({0, 0, INT64_MAX, 1})}})),
+            "R.nn.pad: attribute 'pad_width' pads dimension 1 by 9223372036854775807 and 1, "
+            "more than a tensor can hold");
   EXPECT_EQ(error("nn.pad", {x({n, I(3)})}), "R.nn.pad: missing attribute 'pad_width'");
 }
 

@@ -1,5 +1,6 @@
 // Padding and resizing: nn.pad (constant, reflect, edge) and image.resize2d (TVM's
 // methods, coordinate transformation modes and rounding methods).
+#include "ir/arith/int_math.h"
 #include "ir/relax/block_builder.h"
 #include "ir/relax/ops/op_common.h"
 #include "ir/relax/ops/spatial_attrs.h"
@@ -61,7 +62,14 @@ StructInfo infer_pad(const CallNode* call, const BlockBuilder& bb) {
                              << " and " << after
                              << "; \"reflect\" padding must be smaller than the dimension";
     }
-    out.push_back(analyzer.simplify(dim + (before + after)));
+    std::optional<int64_t> added = arith::checked_add(before, after);
+    const int64_t* known = tir::as_const_int(dim);
+    if (!added || (known != nullptr && !arith::checked_add(*known, *added))) {
+      user_error(call->span) << op_display_name(call) << ": attribute 'pad_width' pads dimension "
+                             << i << " by " << before << " and " << after
+                             << ", more than a tensor can hold";
+    }
+    out.push_back(analyzer.simplify(dim + const_dim(*added)));
   }
   return tensor_sinfo(std::move(out), data.dtype);
 }

@@ -97,6 +97,23 @@ expect_error("pad negative",
              one_node("Pad", [("x", np.float32, [2, 3]), ("p", np.int64, [4])],
                       [("y", np.float32, [None, None])], initializers={"p": i64([0, -1, 0, 1])}),
              [x], "negative 'pads'")
+# Pads whose sum is past what an int64 holds (found by fuzz_onnx: undefined behaviour in
+# the pad operator's inference).
+# CHECK: ok: pad overflow
+# CHECK-NEXT: error: {{.*}}: node 'pad' (Pad, opset 13): R.nn.pad: attribute 'pad_width' pads dimension 1 by 7233185639183679489 and 4335405630269686802, more than a tensor can hold
+expect_error("pad overflow",
+             one_node("Pad", [("x", np.float32, [2, 3]), ("p", np.int64, [4])],
+                      [("y", np.float32, [None, None])],
+                      initializers={"p": i64([0, 7233185639183679489, 0, 4335405630269686802])}),
+             [x], "more than a tensor can hold")
+# An Expand whose shape has a -1 (PyTorch's expand(-1) exported without the Where that
+# replaces it; found by fuzz_onnx as an internal error of the checker).
+# CHECK: ok: expand negative
+# CHECK-NEXT: error: {{.*}}: node 'expand' (Expand, opset 13): R.broadcast_to: dimension 1 of the result would be -1; a dimension is at least 0
+expect_error("expand negative",
+             one_node("Expand", [("x", np.float32, [3, 1]), ("s", np.int64, [2])],
+                      [("y", np.float32, [None, None])], initializers={"s": i64([3, -1])}),
+             [np.zeros((3, 1), np.float32)], "would be -1")
 img = np.zeros((1, 1, 2, 2), np.float32)
 resize_inputs = [("x", np.float32, [1, 1, 2, 2]), ("r", np.float32, [0]),
                  ("s", np.float32, [4])]
