@@ -254,14 +254,36 @@ std::vector<Value> convert_space_to_depth(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- Trilu
 
+// With k known only at run time: the entries whose column minus row is at least k
+// (upper) or at most k (lower) kept, the others zero. The mask is computed from iotas
+// along the last two axes, as relax.triu / relax.tril take k as an immediate.
+Expr trilu_at_run_time(NodeContext& ctx, bool upper) {
+  const relax::TensorStructInfoNode& k_info = input_tensor(ctx, 1, "k");
+  if (k_info.ndim != 0) {
+    ctx.invalid("input 1 'k' must be a 0-d tensor, got " + std::to_string(k_info.ndim) +
+                " dimensions");
+  }
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
+  if (dims.size() < 2) ctx.invalid("input 0 must have rank 2 or more");
+  const PrimExpr& rows = dims[dims.size() - 2];
+  const PrimExpr& cols = dims.back();
+  Expr row =
+      emit_reshape(ctx, iota(ctx, rows, relax::const_dim(0), 1), {rows, relax::const_dim(1)});
+  Expr diagonal = binary(ctx, "subtract", iota(ctx, cols, relax::const_dim(0), 1), row);
+  Expr keep = binary(ctx, upper ? "greater_equal" : "less_equal", diagonal, ctx.tensor(1));
+  DataType dtype = input_tensor(ctx, 0, "input").dtype;
+  return ctx.emit_op("relax.where", {keep, ctx.tensor(0), scalar_constant(ctx, dtype, 0)});
+}
+
 std::vector<Value> convert_trilu(NodeContext& ctx) {
+  bool upper = ctx.attr_int("upper", 1) != 0;
   PrimExpr k = relax::const_dim(0);
   if (ctx.has_input(1)) {
-    const HostTensor& t = ctx.constant_input(1, "k");
+    if (!ctx.input(1).constant) return single(trilu_at_run_time(ctx, upper));
+    const HostTensor& t = *ctx.input(1).constant;
     if (t.num_elements() != 1) ctx.invalid("input 1 'k' must hold one value");
     k = relax::const_dim(t.element_as_int(0));
   }
-  bool upper = ctx.attr_int("upper", 1) != 0;
   return single(
       ctx.emit_op(upper ? "relax.triu" : "relax.tril", {ctx.tensor(0), relax::make_prim_value(k)}));
 }
