@@ -139,13 +139,15 @@ class ImportNodeContext final : public NodeContext {
   }
 
   GraphImporter& importer_;
-  std::string label_;  // "node 'conv1' (Conv, opset 13)"
+  std::string label_;  // "node 'conv1' (Conv, opset 13)", "(Relu, opset 7 updated from 6)"
 };
 
 class GraphImporter {
  public:
-  GraphImporter(const onnx::ModelProto& model, std::string name, int64_t opset)
-      : graph_(model.graph()), name_(std::move(name)), opset_(opset) {}
+  // `opset` is the one the converters see: `model_opset` or, for a model of an opset
+  // before kMinOpset, kMinOpset after the version converter.
+  GraphImporter(const onnx::ModelProto& model, std::string name, int64_t opset, int64_t model_opset)
+      : graph_(model.graph()), name_(std::move(name)), opset_(opset), model_opset_(model_opset) {}
 
   IRModule run();
 
@@ -173,6 +175,7 @@ class GraphImporter {
   const onnx::GraphProto& graph_;
   std::string name_;
   int64_t opset_;
+  int64_t model_opset_;
   relax::BlockBuilder builder_;
   std::map<std::string, Value> values_;         // by ONNX value name
   std::map<std::string, tir::Var> dim_params_;  // by dim_param
@@ -401,7 +404,8 @@ void GraphImporter::import_node(const onnx::NodeProto& node, size_t index) {
     fail(label + ", domain '" + node.domain() + "'): unsupported: operators of domain '" +
          node.domain() + "'; relaxc imports the default ONNX domain only");
   }
-  label += ", opset " + std::to_string(opset_) + ")";
+  label += ", opset " + std::to_string(opset_) +
+           (model_opset_ != opset_ ? " updated from " + std::to_string(model_opset_) : "") + ")";
   const Converter* convert = converter_table().find(node.op_type(), opset_);
   ImportNodeContext ctx(*this, node, opset_, label);
   std::vector<Value> outputs;
@@ -548,10 +552,9 @@ onnx::ModelProto updated_model(const onnx::ModelProto& model, const std::string&
   for (onnx::NodeProto& node : *updated.mutable_graph()->mutable_node()) {
     if (node.op_type() != "Constant") continue;
     for (onnx::AttributeProto& attr : *node.mutable_attribute()) {
+      if (attr.name() != "value" || !attr.has_t()) continue;
       onnx::TensorProto& t = *attr.mutable_t();
-      if (attr.name() == "value" && t.dims_size() == 0 && t.int64_data_size() > 1) {
-        t.add_dims(t.int64_data_size());
-      }
+      if (t.dims_size() == 0 && t.int64_data_size() > 1) t.add_dims(t.int64_data_size());
     }
   }
   try {
@@ -609,9 +612,9 @@ IRModule import_model(std::span<const uint8_t> bytes, const std::string& name) {
   }
   if (opset < kMinOpset) {
     model = updated_model(model, name, opset);
-    opset = kMinOpset;
+    return GraphImporter(model, name, kMinOpset, opset).run();
   }
-  return GraphImporter(model, name, opset).run();
+  return GraphImporter(model, name, opset, opset).run();
 }
 
 IRModule import_model_file(const std::string& path) {

@@ -60,6 +60,15 @@ check_model("opset 1", opset1, [{"x": rand(6, 4)}],
             lambda x: (x / (1 + np.abs(x))).reshape(1, 2, 3, 4).mean((2, 3), keepdims=True))
 # CHECK: ok: opset 1
 
+# A node relaxc refuses names the opset its converter saw and the model's.
+pool3d = make_model([helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2, 2],
+                                      name="p")],
+                    [tensor_info("x", np.float32, [1, 1, 2, 2, 2])],
+                    [tensor_info("y", np.float32, [1, 1, 1, 1, 1])], opset=1)
+expect_error("refused node", pool3d, [rand(1, 1, 2, 2, 2)], "updated from 1")
+# CHECK-LABEL: ok: refused node
+# CHECK-NEXT: error: {{.*}}: node 'p' (AveragePool, opset 7 updated from 1): unsupported: 3-D average pooling
+
 # Tile changed at opset 6 and the converter has no adapter for it.
 tile = make_model([helper.make_node("Tile", ["x", "tiles", "axis"], ["y"], name="t")],
                   [tensor_info("x", np.float32, [2, 3])], [tensor_info("y", np.float32, [4, 3])],
