@@ -11,8 +11,8 @@ namespace {
 constexpr const char* kImportHelp =
     R"(Usage: relaxc import FILE.onnx [-o OUTPUT]
 
-Imports the ONNX model FILE (opsets 7 to 17 of the default domain; '-' reads standard
-input) and prints it as a text module (TVMScript) with one function 'main':
+Imports the ONNX model FILE (opsets 1 to 17 of the default domain, those before 7
+updated to 7 by ONNX's version converter; '-' reads standard input) and prints it as a text module (TVMScript) with one function 'main':
   - its parameters are the graph's inputs (inputs that have an initializer are
     constants); a dim_param dimension is a shape variable of that name, shared by every
     input that names it, and an unnamed dynamic dimension a shape variable of its own;

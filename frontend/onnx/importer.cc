@@ -7,6 +7,7 @@
 #include <cctype>
 #include <exception>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -19,6 +20,8 @@
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
+#include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
 #include "runtime/input_file.h"
 
 namespace relaxc::onnx_import {
@@ -27,7 +30,8 @@ namespace {
 using relax::Expr;
 using relax::PrimExpr;
 
-// The oldest opset of the default domain that relaxc imports.
+// The oldest opset of the default domain that the converters handle; a model of an older
+// opset is first updated to it by the ONNX library's version converter.
 constexpr int64_t kMinOpset = 7;
 
 int64_t max_known_opset() {
@@ -135,13 +139,15 @@ class ImportNodeContext final : public NodeContext {
   }
 
   GraphImporter& importer_;
-  std::string label_;  // "node 'conv1' (Conv, opset 13)"
+  std::string label_;  // "node 'conv1' (Conv, opset 13)", "(Relu, opset 7 updated from 6)"
 };
 
 class GraphImporter {
  public:
-  GraphImporter(const onnx::ModelProto& model, std::string name, int64_t opset)
-      : graph_(model.graph()), name_(std::move(name)), opset_(opset) {}
+  // `opset` is the one the converters see: `model_opset` or, for a model of an opset
+  // before kMinOpset, kMinOpset after the version converter.
+  GraphImporter(const onnx::ModelProto& model, std::string name, int64_t opset, int64_t model_opset)
+      : graph_(model.graph()), name_(std::move(name)), opset_(opset), model_opset_(model_opset) {}
 
   IRModule run();
 
@@ -169,6 +175,7 @@ class GraphImporter {
   const onnx::GraphProto& graph_;
   std::string name_;
   int64_t opset_;
+  int64_t model_opset_;
   relax::BlockBuilder builder_;
   std::map<std::string, Value> values_;         // by ONNX value name
   std::map<std::string, tir::Var> dim_params_;  // by dim_param
@@ -397,7 +404,8 @@ void GraphImporter::import_node(const onnx::NodeProto& node, size_t index) {
     fail(label + ", domain '" + node.domain() + "'): unsupported: operators of domain '" +
          node.domain() + "'; relaxc imports the default ONNX domain only");
   }
-  label += ", opset " + std::to_string(opset_) + ")";
+  label += ", opset " + std::to_string(opset_) +
+           (model_opset_ != opset_ ? " updated from " + std::to_string(model_opset_) : "") + ")";
   const Converter* convert = converter_table().find(node.op_type(), opset_);
   ImportNodeContext ctx(*this, node, opset_, label);
   std::vector<Value> outputs;
@@ -462,6 +470,101 @@ IRModule GraphImporter::run() {
   throw ImportError(name + ": " + message);
 }
 
+// The opset of the default domain that the model imports, if it imports one.
+std::optional<int64_t> default_opset(const onnx::ModelProto& model) {
+  std::optional<int64_t> opset;
+  for (const onnx::OperatorSetIdProto& import : model.opset_import()) {
+    if (is_default_domain(import.domain())) opset = import.version();
+  }
+  return opset;
+}
+
+// The rank of each value whose type the (shape-inferred) graph declares.
+std::map<std::string, int> declared_ranks(const onnx::GraphProto& graph) {
+  std::map<std::string, int> ranks;
+  auto add = [&](const onnx::ValueInfoProto& info) {
+    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape()) {
+      ranks[info.name()] = info.type().tensor_type().shape().dim_size();
+    }
+  };
+  for (const onnx::ValueInfoProto& info : graph.input()) add(info);
+  for (const onnx::ValueInfoProto& info : graph.value_info()) add(info);
+  for (const onnx::ValueInfoProto& info : graph.output()) add(info);
+  for (const onnx::TensorProto& init : graph.initializer()) ranks[init.name()] = init.dims_size();
+  return ranks;
+}
+
+// A checked model of an opset before kMinOpset, converted to kMinOpset by the ONNX
+// library's version converter (which rewrites, say, Add's 'broadcast' attribute into an
+// Unsqueeze); an error when it has no adapter for one of the model's operators.
+onnx::ModelProto updated_model(const onnx::ModelProto& model, const std::string& name,
+                               int64_t opset) {
+  auto fail = [&](const std::string& why) {
+    model_error(name, "unsupported: opset " + std::to_string(opset) +
+                          " of the default ONNX domain: the ONNX version converter cannot "
+                          "update the model to opset " +
+                          std::to_string(kMinOpset) + ", the oldest relaxc imports: " + why);
+  };
+  // The adapters read the ranks of the values, which old models rarely declare.
+  onnx::ModelProto inferred = model;
+  onnx::shape_inference::InferShapes(inferred);
+  // libonnx 1.12's adapter of the binary operators' 'broadcast' and 'axis' attributes
+  // aligns the second input with the first's axes from 'axis' only when 'axis' is 0 or
+  // already puts it last, and only when it knows both ranks; otherwise at the last axes,
+  // which would be a silently wrong result.
+  std::map<std::string, int> ranks = declared_ranks(inferred.graph());
+  for (int i = 0; i < inferred.graph().node_size(); ++i) {
+    const onnx::NodeProto& node = inferred.graph().node(i);
+    int64_t broadcast = 0;
+    const onnx::AttributeProto* axis = nullptr;
+    for (const onnx::AttributeProto& attr : node.attribute()) {
+      if (attr.name() == "broadcast") broadcast = attr.i();
+      if (attr.name() == "axis") axis = &attr;
+    }
+    if (broadcast == 0 || axis == nullptr || node.input_size() != 2) continue;
+    std::string label =
+        "node " + (node.name().empty() ? "#" + std::to_string(i) : "'" + node.name() + "'") + " (" +
+        node.op_type() + ") broadcasts input 1 from axis " + std::to_string(axis->i());
+    auto a = ranks.find(node.input(0));
+    auto b = ranks.find(node.input(1));
+    if (a == ranks.end() || b == ranks.end()) {
+      fail(label + " and the ranks of its inputs are not known");
+    }
+    if (axis->i() != 0 && axis->i() != a->second - b->second) {
+      fail(label + ", which the converter of libonnx 1.12 aligns with the last axes instead");
+    }
+  }
+  onnx::ModelProto updated;
+  try {
+    updated = onnx::version_conversion::ConvertVersion(inferred, static_cast<int>(kMinOpset));
+  } catch (const std::exception& e) {
+    // The converter's failed assertions read "FILE:LINE: FUNCTION: Assertion `...` failed:
+    // WHY"; the user needs WHY.
+    std::string what = one_line(e.what());
+    const std::string marker = "failed: ";
+    size_t at = what.find(marker);
+    fail(at == std::string::npos ? what : what.substr(at + marker.size()));
+  }
+  // The converter returns a model it cannot read unchanged, with a warning on stderr.
+  if (default_opset(updated) != kMinOpset) fail("it cannot read the model");
+  // Its adapter of Reshape's 'shape' attribute (an input from opset 5) makes a Constant
+  // of the shape without the tensor's dims: a 0-d tensor holding several values.
+  for (onnx::NodeProto& node : *updated.mutable_graph()->mutable_node()) {
+    if (node.op_type() != "Constant") continue;
+    for (onnx::AttributeProto& attr : *node.mutable_attribute()) {
+      if (attr.name() != "value" || !attr.has_t()) continue;
+      onnx::TensorProto& t = *attr.mutable_t();
+      if (t.dims_size() == 0 && t.int64_data_size() > 1) t.add_dims(t.int64_data_size());
+    }
+  }
+  try {
+    onnx::checker::check_model(updated);
+  } catch (const std::exception& e) {
+    fail("the ONNX checker rejects the converted model: " + one_line(e.what()));
+  }
+  return updated;
+}
+
 }  // namespace
 
 bool is_onnx_path(const std::string& path) { return path.size() > 5 && path.ends_with(".onnx"); }
@@ -475,18 +578,22 @@ IRModule import_model(std::span<const uint8_t> bytes, const std::string& name) {
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     fail("not an ONNX model: the file cannot be parsed as a ModelProto (truncated or corrupt)");
   }
-  int64_t opset = -1;
-  for (const onnx::OperatorSetIdProto& import : model.opset_import()) {
-    if (is_default_domain(import.domain())) opset = import.version();
-  }
+  std::optional<int64_t> imported = default_opset(model);
   const int64_t newest = max_known_opset();
-  if (opset < 0) fail("unsupported: the model imports no opset of the default ONNX domain");
-  if (opset < kMinOpset || opset > newest) {
+  if (!imported) {
+    std::string domains;
+    for (const onnx::OperatorSetIdProto& import : model.opset_import()) {
+      domains += (domains.empty() ? " (it imports " : ", ") + ("'" + import.domain() + "' opset ") +
+                 std::to_string(import.version());
+    }
+    fail("unsupported: the model imports no opset of the default ONNX domain" +
+         (domains.empty() ? std::string() : domains + "; relaxc imports the default domain only)"));
+  }
+  int64_t opset = *imported;
+  if (opset < 1 || opset > newest) {
     fail("unsupported: opset " + std::to_string(opset) +
-         " of the default ONNX domain: relaxc imports opsets " +
-         std::to_string(kMinOpset) + " to " + std::to_string(newest) +
-         (opset < kMinOpset ? " (onnx.version_converter.convert_version can update the model)"
-                            : " (the newest the installed ONNX library knows)"));
+         " of the default ONNX domain: relaxc imports opsets 1 to " + std::to_string(newest) +
+         (opset > newest ? " (the newest the installed ONNX library knows)" : ""));
   }
   // Before the checker, which would only say that the external file is missing.
   for (const onnx::TensorProto& init : model.graph().initializer()) {
@@ -503,7 +610,11 @@ IRModule import_model(std::span<const uint8_t> bytes, const std::string& name) {
   } catch (const std::exception& e) {
     fail("the ONNX checker rejects the model: " + one_line(e.what()));
   }
-  return GraphImporter(model, name, opset).run();
+  if (opset < kMinOpset) {
+    model = updated_model(model, name, opset);
+    return GraphImporter(model, name, kMinOpset, opset).run();
+  }
+  return GraphImporter(model, name, opset, opset).run();
 }
 
 IRModule import_model_file(const std::string& path) {

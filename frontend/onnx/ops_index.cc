@@ -132,6 +132,11 @@ std::vector<Value> convert_one_hot(NodeContext& ctx) {
 // dims: relax.image.resize2d derives its coordinate scale from the sizes).
 std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>& dims) {
   size_t scales_at = ctx.opset() >= 11 ? 2 : 1;
+  // Resize is registered from opset 10: before 9 the node is an Upsample, whose scales are
+  // an attribute.
+  const bool attribute = ctx.opset() < 9;
+  const std::string what =
+      attribute ? "attribute 'scales'" : "input " + std::to_string(scales_at) + " 'scales'";
   if (ctx.opset() >= 11 && ctx.has_input(3)) {
     std::vector<PrimExpr> sizes = ctx.shape_input(3, "sizes");
     if (sizes.size() != 4) ctx.invalid("input 3 'sizes' must have 4 entries");
@@ -143,13 +148,17 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
     }
     return {sizes[2], sizes[3]};
   }
-  const HostTensor& scales = ctx.constant_input(scales_at, "scales");
-  if (scales.num_elements() != 4) {
-    ctx.invalid("input " + std::to_string(scales_at) + " 'scales' must have 4 entries");
+  HostTensor scales;
+  if (attribute) {
+    std::vector<double> values = ctx.attr_floats("scales");
+    scales = HostTensor::from_doubles(DataType::Float(32), {static_cast<int64_t>(values.size())},
+                                      values);
+  } else {
+    scales = ctx.constant_input(scales_at, "scales");
   }
+  if (scales.num_elements() != 4) ctx.invalid(what + " must have 4 entries");
   if (scales.element_as_double(0) != 1.0 || scales.element_as_double(1) != 1.0) {
-    ctx.unsupported("input " + std::to_string(scales_at) +
-                    " 'scales' resizes the batch or channel dim");
+    ctx.unsupported(what + " resizes the batch or channel dim");
   }
   std::vector<PrimExpr> out;
   for (int k = 2; k < 4; ++k) {
@@ -157,15 +166,14 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
     if (const int64_t* d = tir::as_const_int(dims[k])) {
       double size = static_cast<double>(*d) * scale;
       if (size != std::floor(size)) {
-        ctx.unsupported("input " + std::to_string(scales_at) + " 'scales': dim " +
-                        std::to_string(k) + " times its scale is not a whole number");
+        ctx.unsupported(what + ": dim " + std::to_string(k) +
+                        " times its scale is not a whole number");
       }
       out.push_back(relax::const_dim(static_cast<int64_t>(size)));
     } else if (scale == std::floor(scale)) {
       out.push_back(tir::mul(dims[k], relax::const_dim(static_cast<int64_t>(scale))));
     } else {
-      ctx.unsupported("input " + std::to_string(scales_at) +
-                      " 'scales': a fractional scale of the symbolic dim " + std::to_string(k));
+      ctx.unsupported(what + ": a fractional scale of the symbolic dim " + std::to_string(k));
     }
   }
   return out;
@@ -254,14 +262,36 @@ std::vector<Value> convert_space_to_depth(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- Trilu
 
+// With k known only at run time: the entries whose column minus row is at least k
+// (upper) or at most k (lower) kept, the others zero. The mask is computed from iotas
+// along the last two axes, as relax.triu / relax.tril take k as an immediate.
+Expr trilu_at_run_time(NodeContext& ctx, bool upper) {
+  const relax::TensorStructInfoNode& k_info = input_tensor(ctx, 1, "k");
+  if (k_info.ndim != 0) {
+    ctx.invalid("input 1 'k' must be a 0-d tensor, got " + std::to_string(k_info.ndim) +
+                " dimensions");
+  }
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
+  if (dims.size() < 2) ctx.invalid("input 0 must have rank 2 or more");
+  const PrimExpr& rows = dims[dims.size() - 2];
+  const PrimExpr& cols = dims.back();
+  Expr row =
+      emit_reshape(ctx, iota(ctx, rows, relax::const_dim(0), 1), {rows, relax::const_dim(1)});
+  Expr diagonal = binary(ctx, "subtract", iota(ctx, cols, relax::const_dim(0), 1), row);
+  Expr keep = binary(ctx, upper ? "greater_equal" : "less_equal", diagonal, ctx.tensor(1));
+  DataType dtype = input_tensor(ctx, 0, "input").dtype;
+  return ctx.emit_op("relax.where", {keep, ctx.tensor(0), scalar_constant(ctx, dtype, 0)});
+}
+
 std::vector<Value> convert_trilu(NodeContext& ctx) {
+  bool upper = ctx.attr_int("upper", 1) != 0;
   PrimExpr k = relax::const_dim(0);
   if (ctx.has_input(1)) {
-    const HostTensor& t = ctx.constant_input(1, "k");
+    if (!ctx.input(1).constant) return single(trilu_at_run_time(ctx, upper));
+    const HostTensor& t = *ctx.input(1).constant;
     if (t.num_elements() != 1) ctx.invalid("input 1 'k' must hold one value");
     k = relax::const_dim(t.element_as_int(0));
   }
-  bool upper = ctx.attr_int("upper", 1) != 0;
   return single(
       ctx.emit_op(upper ? "relax.triu" : "relax.tril", {ctx.tensor(0), relax::make_prim_value(k)}));
 }
@@ -276,6 +306,8 @@ void register_index_converters(ConverterTable& table) {
   table.add("ScatterND", 11, convert_scatter_nd);
   table.add("OneHot", 9, convert_one_hot);
   table.add("Resize", 10, convert_resize);
+  // Upsample (opsets 7 to 9, then deprecated) is Resize of opset 10.
+  table.add("Upsample", 7, convert_resize);
   table.add("DepthToSpace", 1, convert_depth_to_space);
   table.add("SpaceToDepth", 1, convert_space_to_depth);
   table.add("Trilu", 14, convert_trilu);

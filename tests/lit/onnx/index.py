@@ -2,13 +2,14 @@
 # with NumPy: Gather, GatherElements, GatherND (batch_dims), ScatterElements and
 # ScatterND (reductions), with negative indices as constants and as graph inputs;
 # OneHot, Resize (nearest and linear, sizes and scales), DepthToSpace (DCR, CRD),
-# SpaceToDepth, Trilu.
+# SpaceToDepth, Trilu (k a constant or a graph input).
 #
 # RUN: %onnx_check %s --work %t | FileCheck %s
 # CHECK-NOT: FAIL
 
 import numpy as np
-from onnx_check import check_node
+from onnx import helper
+from onnx_check import check_model, check_node, make_model, tensor_info
 
 rng = np.random.default_rng(0)
 x = rng.standard_normal((3, 4, 5)).astype(np.float32)
@@ -151,3 +152,17 @@ m = rng.standard_normal((2, 4, 5)).astype(np.float32)
 check_node("Trilu", {"x": m}, lambda x: np.triu(x), opset=14)
 check_node("Trilu", {"x": m, "k": i64(-1)}, lambda x, k: np.tril(x, -1), attrs={"upper": 0},
            constants={"k"}, opset=14, name="Trilu lower k")
+# k as a graph input, known only at run time: negative, zero, positive and past the
+# matrix either way; an int32 matrix; a matrix of symbolic dims at two sizes.
+for upper, reference in ((1, np.triu), (0, np.tril)):
+    for k in (-2, 0, 3, -9, 7):
+        check_node("Trilu", {"x": m, "k": i64(k)}, lambda x, k: reference(x, k),
+                   attrs={"upper": upper}, opset=14, name=f"Trilu upper={upper} k={k} input")
+check_node("Trilu", {"x": i64([[1, 2, 3], [4, 5, 6]]).astype(np.int32), "k": i64(1)},
+           lambda x, k: np.tril(x, 1), attrs={"upper": 0}, opset=14, name="Trilu int32 k input")
+symbolic = make_model([helper.make_node("Trilu", ["x", "k"], ["y"])],
+                      [tensor_info("x", np.float32, ["b", "n", "m"]), tensor_info("k", np.int64, [])],
+                      [tensor_info("y", np.float32, ["b", "n", "m"])], opset=14)
+check_model("Trilu symbolic dims k input", symbolic,
+            [{"x": m, "k": i64(1)}, {"x": m[:1, :3, :2], "k": i64(-1)}],
+            lambda x, k: np.triu(x, k))
