@@ -1,8 +1,8 @@
 # ONNX NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (opsets 12 and 13): the
 # reductions none / sum / mean, class weights, ignore_index (inside and outside the class
-# range), inputs of shape (N, C) and (N, C, d1, d2), int32 and int64 targets, the
-# log_prob output, a symbolic batch; run through relaxc on lavapipe against NumPy; and
-# the refusals of inputs and attributes the specification forbids.
+# range), inputs of shape (N, C) and (N, C, d1, d2), float32 and float16, int32 and int64
+# targets, the log_prob output, a symbolic batch; run through relaxc on lavapipe against
+# NumPy; and the refusals of inputs and attributes the specification forbids.
 #
 # RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
@@ -92,6 +92,12 @@ check_node("SoftmaxCrossEntropyLoss", {"x": x2, "t": t2.astype(np.int32), "w": r
            lambda x, t, w: nll(log_softmax(x), t, w, "sum"), attrs={"reduction": "sum"},
            name="sce_NC_weight_sum", atol=1e-4)
 # CHECK: ok: sce_NC_weight_sum
+check_node("SoftmaxCrossEntropyLoss",
+           {"x": x4.astype(np.float16), "t": t4, "w": w.astype(np.float16)},
+           lambda x, t, w: np.float16(nll(log_softmax(x.astype(np.float32)), t,
+                                          w.astype(np.float32), "mean", 2)),
+           attrs={"ignore_index": 2}, name="sce_float16_weight_ii_mean", rtol=1e-2, atol=1e-2)
+# CHECK: ok: sce_float16_weight_ii_mean
 
 # A symbolic batch: one build, runs at two batch sizes.
 model = make_model([helper.make_node("SoftmaxCrossEntropyLoss", ["x", "t"], ["loss"],
