@@ -179,6 +179,24 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
   return out;
 }
 
+// tf_crop_and_resize's region of interest (input 1, a constant of ONNX's [starts...,
+// ends...] over the 4 dims) as resize2d's [start_h, start_w, end_h, end_w]; the batch
+// and channel dims must keep their whole extent.
+AttrValue resize_roi(NodeContext& ctx) {
+  if (!ctx.has_input(1))
+    ctx.invalid("coordinate_transformation_mode \"tf_crop_and_resize\" needs input 1 'roi'");
+  const HostTensor& roi = ctx.constant_input(1, "roi");
+  if (roi.num_elements() != 8) ctx.invalid("input 1 'roi' must have 8 entries (4 starts, 4 ends)");
+  for (int k = 0; k < 2; ++k) {
+    if (roi.element_as_double(k) != 0.0 || roi.element_as_double(4 + k) != 1.0) {
+      ctx.unsupported("input 1 'roi' crops the batch or channel dim");
+    }
+  }
+  std::vector<AttrValue> spatial;
+  for (int k : {2, 3, 6, 7}) spatial.push_back(AttrValue::floating(roi.element_as_double(k)));
+  return AttrValue::list_of(std::move(spatial));
+}
+
 std::vector<Value> convert_resize(NodeContext& ctx) {
   std::vector<PrimExpr> dims = input_dims(ctx, 0, "X");
   if (dims.size() != 4)
@@ -188,20 +206,26 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
   std::string method;
   if (mode == "nearest") {
     method = "nearest_neighbor";
-  } else if (mode == "linear") {
-    method = "linear";
+  } else if (mode == "linear" || (mode == "cubic" && ctx.opset() >= 11)) {
+    method = mode;
   } else {
-    ctx.unsupported("attribute 'mode' \"" + mode + "\" (nearest and linear are)");
+    ctx.invalid("attribute 'mode' \"" + mode + "\"; expected nearest, linear" +
+                (ctx.opset() >= 11 ? " or cubic" : " (cubic from opset 11)"));
   }
   std::string transform = "asymmetric";
   std::string rounding = "floor";
+  AttrValue zero = AttrValue::floating(0.0);
+  AttrValue roi = AttrValue::list_of({zero, zero, zero, zero});
   if (ctx.opset() >= 11) {
     transform = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
     if (transform != "half_pixel" && transform != "pytorch_half_pixel" &&
-        transform != "align_corners" && transform != "asymmetric") {
+        transform != "align_corners" && transform != "asymmetric" &&
+        transform != "tf_half_pixel_for_nn" && transform != "tf_crop_and_resize") {
       ctx.unsupported("attribute 'coordinate_transformation_mode' \"" + transform +
-                      "\" (half_pixel, pytorch_half_pixel, align_corners and asymmetric are)");
+                      "\" (half_pixel, pytorch_half_pixel, align_corners, asymmetric, "
+                      "tf_half_pixel_for_nn and tf_crop_and_resize are)");
     }
+    if (transform == "tf_crop_and_resize") roi = resize_roi(ctx);
     rounding = ctx.attr_string("nearest_mode", "round_prefer_floor");
     if (rounding != "round_prefer_floor" && rounding != "round_prefer_ceil" &&
         rounding != "floor" && rounding != "ceil") {
@@ -209,9 +233,16 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
     }
   }
   std::vector<PrimExpr> sizes = resize_sizes(ctx, dims);
-  Attrs attrs({{"method", AttrValue::string(method)},
-               {"coordinate_transformation_mode", AttrValue::string(transform)},
-               {"rounding_method", AttrValue::string(mode == "nearest" ? rounding : "")}});
+  // exclude_outside changes only cubic: the taps of nearest and linear outside the
+  // image carry the edge value, which dropping them and renormalizing also gives.
+  Attrs attrs(
+      {{"roi", roi},
+       {"method", AttrValue::string(method)},
+       {"coordinate_transformation_mode", AttrValue::string(transform)},
+       {"rounding_method", AttrValue::string(mode == "nearest" ? rounding : "")},
+       {"cubic_alpha", AttrValue::floating(ctx.attr_float("cubic_coeff_a", -0.75))},
+       {"cubic_exclude", AttrValue::integer(ctx.attr_int("exclude_outside", 0) != 0 ? 1 : 0)},
+       {"extrapolation_value", AttrValue::floating(ctx.attr_float("extrapolation_value", 0.0))}});
   return single(ctx.emit_op("relax.image.resize2d",
                             {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))}, attrs));
 }

@@ -1,6 +1,8 @@
 // Legalizations of padding and resizing: nn.pad (constant, reflect, edge) and
-// image.resize2d (nearest_neighbor and linear under TVM's coordinate transformation
-// modes), each one injective compute over the output.
+// image.resize2d (nearest_neighbor, linear and cubic under TVM's coordinate
+// transformation modes), each one injective compute over the output.
+#include <array>
+
 #include "ir/arith/analyzer.h"
 #include "ir/relax/ops/op_common.h"
 #include "ir/relax/ops/spatial_attrs.h"
@@ -51,9 +53,10 @@ Expr legalize_pad(LegalizeContext& ctx) {
 }
 
 // The input coordinate (a float) of output index `x` along an axis resized from `in`
-// to `out`, as TVM's topi.image.resize computes it.
-PrimExpr source_coordinate(LegalizeContext& ctx, const std::string& mode, const PrimExpr& x,
-                           const PrimExpr& in, const PrimExpr& out) {
+// to `out`, as TVM's topi.image.resize computes it; `start` and `end` are the axis's
+// region of interest (roi), which only tf_crop_and_resize reads.
+PrimExpr source_coordinate(const std::string& mode, const PrimExpr& x, const PrimExpr& in,
+                           const PrimExpr& out, double start, double end) {
   DataType f32 = DataType::Float(32);
   auto f = [&](const PrimExpr& e) { return tir::cast(f32, e); };
   auto c = [&](double v) { return tir::make_const(f32, v); };
@@ -67,14 +70,33 @@ PrimExpr source_coordinate(LegalizeContext& ctx, const std::string& mode, const 
                        c(0));
   }
   if (mode == "asymmetric") return f(x) * scale;
-  user_error(ctx.span()) << ctx.describe() << ": attribute 'coordinate_transformation_mode' \""
-                         << mode
-                         << "\" has no legalization yet (half_pixel, pytorch_half_pixel, "
-                            "align_corners and asymmetric do)";
+  if (mode == "tf_half_pixel_for_nn") return (f(x) + c(0.5)) * scale;
+  RELAXC_ICHECK(mode == "tf_crop_and_resize") << "resize2d mode " << mode << " passed inference";
+  // The roi's corners map to the first and last pixel centres; one output pixel
+  // samples the roi's middle.
+  PrimExpr last = f(in - 1);
+  return tir::select(tir::gt(out, const_dim(1)),
+                     c(start) * last + f(x) * c(end - start) * tir::truncdiv(last, f(out - 1)),
+                     c(0.5 * (start + end)) * last);
+}
+
+// Keys' cubic convolution weights of the taps floor(s) - 1 .. floor(s) + 2 around
+// source coordinate s, at t = s - floor(s): the two taps nearer than 1 take the
+// kernel's inner piece, the two others its outer piece. They sum to 1.
+std::array<PrimExpr, 4> cubic_weights(const PrimExpr& t, double alpha) {
+  auto c = [](double v) { return tir::make_const(DataType::Float(32), v); };
+  auto inner = [&](const PrimExpr& d) { return (c(alpha + 2) * d - c(alpha + 3)) * d * d + c(1); };
+  auto outer = [&](const PrimExpr& d) {
+    return ((c(alpha) * d - c(5 * alpha)) * d + c(8 * alpha)) * d - c(4 * alpha);
+  };
+  return {outer(t + c(1)), inner(t), inner(c(1) - t), outer(c(2) - t)};
 }
 
 // Nearest: the rounded source index; linear: the two neighbours on each axis weighted
-// by the distance (the bilinear interpolation). Indices are clamped to the image.
+// by the distance (bilinear); cubic: the four neighbours on each axis with Keys'
+// weights (bicubic), where cubic_exclude drops the taps outside the image and
+// renormalizes the rest. Indices are clamped to the image. tf_crop_and_resize gives
+// extrapolation_value where the source coordinate is outside the image.
 Expr legalize_resize2d(LegalizeContext& ctx) {
   const CallNode* call = ctx.call();
   Layout layout(call, "layout", "NCHW");
@@ -82,10 +104,10 @@ Expr legalize_resize2d(LegalizeContext& ctx) {
   std::string mode = string_attr(call, "coordinate_transformation_mode");
   std::string rounding = string_attr(call, "rounding_method");
   if (rounding.empty()) rounding = mode == "align_corners" ? "round" : "floor";
-  if (method == "cubic") {
-    user_error(ctx.span()) << ctx.describe()
-                           << ": attribute 'method' \"cubic\" has no legalization yet "
-                              "(nearest_neighbor and linear do)";
+  // [start_h, start_w, end_h, end_w], numbers as the inference checked.
+  std::vector<double> roi;
+  for (const AttrValue& v : call->attrs.find("roi")->list) {
+    roi.push_back(v.kind == AttrValue::Kind::Int ? static_cast<double>(v.i) : v.f);
   }
   tir::ComputeBuilder compute;
   tir::Tensor data = ctx.input(compute, 0);
@@ -94,13 +116,15 @@ Expr legalize_resize2d(LegalizeContext& ctx) {
   std::vector<PrimExpr> y = layout.to_canonical(out_shape);
   DataType dtype = ctx.result_dtype();
   DataType f32 = DataType::Float(32);
+  auto c = [&](double v) { return tir::make_const(f32, v); };
   auto floor = [&](const PrimExpr& e) { return tir::call(f32, "tir.floor", {e}); };
-  auto to_index = [&](const PrimExpr& e, int s) {
-    PrimExpr index = tir::cast(DataType::Int(64), e);
+  auto clamp_index = [&](const PrimExpr& index, int s) {
     return tir::min(tir::max(index, const_dim(0)), x[2 + s] - 1);
   };
+  auto to_index = [&](const PrimExpr& e, int s) {
+    return clamp_index(tir::cast(DataType::Int(64), e), s);
+  };
   auto nearest = [&](const PrimExpr& e) {
-    auto c = [&](double v) { return tir::make_const(f32, v); };
     if (rounding == "round") return tir::call(f32, "tir.round", {e});
     if (rounding == "round_prefer_floor") return tir::call(f32, "tir.ceil", {e - c(0.5)});
     if (rounding == "round_prefer_ceil") return floor(e + c(0.5));
@@ -113,7 +137,8 @@ Expr legalize_resize2d(LegalizeContext& ctx) {
         std::vector<PrimExpr> o = layout.to_canonical(as_exprs(i));
         std::vector<PrimExpr> source;
         for (int s = 0; s < 2; ++s) {
-          source.push_back(source_coordinate(ctx, mode, o[2 + s], x[2 + s], y[2 + s]));
+          source.push_back(
+              source_coordinate(mode, o[2 + s], x[2 + s], y[2 + s], roi[s], roi[2 + s]));
         }
         auto at = [&](const PrimExpr& row, const PrimExpr& column) {
           PrimExpr v = data(layout.from_canonical({o[0], o[1], row, column}));
@@ -122,15 +147,50 @@ Expr legalize_resize2d(LegalizeContext& ctx) {
         PrimExpr value;
         if (method == "nearest_neighbor") {
           value = at(to_index(nearest(source[0]), 0), to_index(nearest(source[1]), 1));
-        } else {
+        } else if (method == "linear") {
           PrimExpr top = floor(source[0]), left = floor(source[1]);
           PrimExpr ty = source[0] - top, tx = source[1] - left;
-          PrimExpr one = tir::make_const(f32, 1);
+          PrimExpr one = c(1);
           PrimExpr r0 = to_index(top, 0), r1 = to_index(top + one, 0);
           PrimExpr c0 = to_index(left, 1), c1 = to_index(left + one, 1);
           PrimExpr upper = at(r0, c0) * (one - tx) + at(r0, c1) * tx;
           PrimExpr lower = at(r1, c0) * (one - tx) + at(r1, c1) * tx;
           value = upper * (one - ty) + lower * ty;
+        } else {
+          bool exclude = int_attr(call, "cubic_exclude") != 0;
+          std::array<PrimExpr, 4> weights[2], taps[2];
+          PrimExpr weight_sum[2];
+          for (int s = 0; s < 2; ++s) {
+            PrimExpr base = floor(source[s]);
+            weights[s] = cubic_weights(source[s] - base, float_attr(call, "cubic_alpha"));
+            PrimExpr first = tir::cast(DataType::Int(64), base) - 1;
+            for (int k = 0; k < 4; ++k) {
+              PrimExpr tap = arith::simplify(first + k);
+              taps[s][k] = clamp_index(tap, s);
+              if (exclude) {
+                PrimExpr inside =
+                    tir::logical_and(tir::ge(tap, const_dim(0)), tir::lt(tap, x[2 + s]));
+                weights[s][k] = tir::select(inside, weights[s][k], c(0));
+                weight_sum[s] = k == 0 ? weights[s][k] : weight_sum[s] + weights[s][k];
+              }
+            }
+          }
+          for (int j = 0; j < 4; ++j) {
+            PrimExpr row = weights[1][0] * at(taps[0][j], taps[1][0]);
+            for (int k = 1; k < 4; ++k) row = row + weights[1][k] * at(taps[0][j], taps[1][k]);
+            value = j == 0 ? weights[0][j] * row : value + weights[0][j] * row;
+          }
+          // The separable weights renormalized per axis: one division by both sums.
+          if (exclude) value = tir::truncdiv(value, weight_sum[0] * weight_sum[1]);
+        }
+        if (mode == "tf_crop_and_resize") {
+          PrimExpr outside;
+          for (int s = 0; s < 2; ++s) {
+            PrimExpr beyond = tir::logical_or(tir::lt(source[s], c(0)),
+                                              tir::gt(source[s], tir::cast(f32, x[2 + s] - 1)));
+            outside = s == 0 ? beyond : tir::logical_or(outside, beyond);
+          }
+          value = tir::select(outside, c(float_attr(call, "extrapolation_value")), value);
         }
         return value->dtype == dtype ? value : tir::cast(dtype, value);
       });

@@ -118,18 +118,6 @@ img = np.zeros((1, 1, 2, 2), np.float32)
 resize_inputs = [("x", np.float32, [1, 1, 2, 2]), ("r", np.float32, [0]),
                  ("s", np.float32, [4])]
 resize_inits = {"r": np.zeros(0, np.float32), "s": np.float32([1, 1, 2, 2])}
-# CHECK: ok: resize cubic
-# CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 13): unsupported: attribute 'mode' "cubic" (nearest and linear are)
-expect_error("resize cubic",
-             one_node("Resize", resize_inputs, [("y", np.float32, [1, 1, 4, 4])],
-                      attrs={"mode": "cubic"}, initializers=resize_inits), [img],
-             "attribute 'mode' \"cubic\"")
-# CHECK: ok: resize crop
-# CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 13): unsupported: attribute 'coordinate_transformation_mode' "tf_crop_and_resize"
-expect_error("resize crop",
-             one_node("Resize", resize_inputs, [("y", np.float32, [1, 1, 4, 4])],
-                      attrs={"coordinate_transformation_mode": "tf_crop_and_resize"},
-                      initializers=resize_inits), [img], "tf_crop_and_resize")
 # CHECK: ok: resize fractional
 # CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 13): unsupported: input 2 'scales': dim 2 times its scale is not a whole number
 expect_error("resize fractional",

@@ -113,7 +113,7 @@ def adaptive_avg_pool(x, out_h, out_w):
     return out.astype(x.dtype)
 
 
-def _source(x_out, size_in, size_out, mode):
+def _source(x_out, size_in, size_out, mode, start=0.0, end=0.0):
     scale = size_in / size_out
     if mode == "half_pixel":
         return (x_out + 0.5) * scale - 0.5
@@ -123,6 +123,12 @@ def _source(x_out, size_in, size_out, mode):
         return x_out * (size_in - 1) / (size_out - 1) if size_out > 1 else 0.0
     if mode == "asymmetric":
         return x_out * scale
+    if mode == "tf_half_pixel_for_nn":
+        return (x_out + 0.5) * scale
+    if mode == "tf_crop_and_resize":
+        if size_out == 1:
+            return (start + end) / 2 * (size_in - 1)
+        return start * (size_in - 1) + x_out * (end - start) * (size_in - 1) / (size_out - 1)
     raise ValueError(mode)
 
 
@@ -138,26 +144,52 @@ def _nearest(coord, rounding):
     return int(np.round(coord))  # the tests avoid ties
 
 
-def resize2d(x, out_h, out_w, method, mode, rounding="round"):
-    """image.resize2d on NCHW: nearest_neighbor or linear, indices clamped to the image."""
+def _keys(d, alpha):
+    """Keys' cubic convolution kernel at distance d."""
+    d = abs(d)
+    if d <= 1:
+        return (alpha + 2) * d ** 3 - (alpha + 3) * d ** 2 + 1
+    if d < 2:
+        return alpha * d ** 3 - 5 * alpha * d ** 2 + 8 * alpha * d - 4 * alpha
+    return 0.0
+
+
+def _taps(coord, size, method, rounding, alpha, exclude):
+    """[(index, weight)] that one source coordinate reads along an axis of `size`."""
+    if method == "nearest_neighbor":
+        taps = [(_nearest(coord, rounding), 1.0)]
+    elif method == "linear":
+        base = math.floor(coord)
+        taps = [(base, 1 - (coord - base)), (base + 1, coord - base)]
+    else:
+        base = math.floor(coord)
+        taps = [(i, _keys(coord - i, alpha)) for i in range(base - 1, base + 3)]
+        if exclude:
+            taps = [(i, wt) for i, wt in taps if 0 <= i < size]
+            total = sum(wt for _, wt in taps)
+            taps = [(i, wt / total) for i, wt in taps]
+    return [(min(max(i, 0), size - 1), wt) for i, wt in taps]
+
+
+def resize2d(x, out_h, out_w, method, mode, rounding="round", alpha=-0.75, exclude=False,
+             roi=(0.0, 0.0, 0.0, 0.0), extrapolation=0.0):
+    """image.resize2d on NCHW: nearest_neighbor, linear or cubic (Keys' kernel with
+    `alpha`, `exclude` dropping the taps outside the image), indices clamped to the
+    image; tf_crop_and_resize samples roi = [start_h, start_w, end_h, end_w] (fractions
+    of the image) and gives `extrapolation` outside the image."""
     n, c, h, w = x.shape
     out = np.zeros((n, c, out_h, out_w), dtype=np.float64)
     for i in range(out_h):
         for j in range(out_w):
-            y, z = _source(i, h, out_h, mode), _source(j, w, out_w, mode)
-            if method == "nearest_neighbor":
-                yi = min(max(_nearest(y, rounding), 0), h - 1)
-                zi = min(max(_nearest(z, rounding), 0), w - 1)
-                out[:, :, i, j] = x[:, :, yi, zi]
+            y = _source(i, h, out_h, mode, roi[0], roi[2])
+            z = _source(j, w, out_w, mode, roi[1], roi[3])
+            if mode == "tf_crop_and_resize" and not (0 <= y <= h - 1 and 0 <= z <= w - 1):
+                out[:, :, i, j] = extrapolation
                 continue
-            y0, z0 = math.floor(y), math.floor(z)
-            ty, tz = y - y0, z - z0
             value = 0.0
-            for dy, wy in ((0, 1 - ty), (1, ty)):
-                for dz, wz in ((0, 1 - tz), (1, tz)):
-                    yi = min(max(y0 + dy, 0), h - 1)
-                    zi = min(max(z0 + dz, 0), w - 1)
-                    value = value + wy * wz * x[:, :, yi, zi]
+            for yi, wy in _taps(y, h, method, rounding, alpha, exclude):
+                for zi, wz in _taps(z, w, method, rounding, alpha, exclude):
+                    value = value + wy * wz * x[:, :, yi, zi].astype(np.float64)
             out[:, :, i, j] = value
     return out.astype(x.dtype)
 
