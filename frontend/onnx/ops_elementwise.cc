@@ -246,8 +246,9 @@ std::vector<Value> convert_thresholded_relu(NodeContext& ctx) {
 }
 
 // Shrink: x + bias below -lambd, x - bias above lambd, 0 between. On integer inputs the
-// constants convert toward zero, which keeps the strict comparisons exact (an integer
-// is above 1.5 exactly when it is above 1).
+// constants convert toward zero and saturate to the dtype's range, which keeps the
+// strict comparisons exact (an integer is above 1.5 exactly when it is above 1, and
+// above 7e22 exactly when it is above the largest int32: never).
 std::vector<Value> convert_shrink(NodeContext& ctx) {
   Expr x = ctx.tensor(0);
   DataType dtype = tensor_dtype(x);

@@ -1,7 +1,9 @@
 // HostTensor element access and construction.
 #include "ir/support/host_tensor.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "ir/support/diagnostics.h"
 
@@ -68,6 +70,27 @@ void store(uint8_t* p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
+// `v` as an integer of `dtype`, truncated toward zero and saturated to the dtype's range
+// (NaN: 0; bool: whether v is non-zero), as the bits of its two's complement: a value
+// out of range (Shrink's lambd of 7e22 on int32, a Clip bound of -inf) must not reach
+// a C++ conversion, whose result is undefined there.
+uint64_t saturated_integer_bits(double v, DataType dtype) {
+  if (std::isnan(v)) return 0;
+  if (dtype.is_bool()) return v != 0 ? 1 : 0;
+  int bits = dtype.bits();
+  if (dtype.is_int()) {
+    double limit = std::ldexp(1.0, bits - 1);  // exact: a power of two
+    int64_t low = bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (bits - 1));
+    if (v < -limit) return static_cast<uint64_t>(low);
+    if (v >= limit) return static_cast<uint64_t>(-(low + 1));
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  }
+  double limit = std::ldexp(1.0, bits);
+  if (v <= -1) return 0;
+  if (v >= limit) return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  return static_cast<uint64_t>(v);
+}
+
 }  // namespace
 
 int64_t HostTensor::num_elements() const {
@@ -95,7 +118,9 @@ double HostTensor::element_as_double(int64_t i) const {
 
 int64_t HostTensor::element_as_int(int64_t i) const {
   const uint8_t* p = data->data() + i * dtype.bytes();
-  if (dtype.is_float()) return static_cast<int64_t>(element_as_double(i));
+  if (dtype.is_float()) {
+    return static_cast<int64_t>(saturated_integer_bits(element_as_double(i), DataType::Int(64)));
+  }
   bool is_signed = dtype.is_int();
   switch (dtype.bits()) {
     case 1:
@@ -138,7 +163,7 @@ HostTensor HostTensor::from_doubles(DataType dtype, std::vector<int64_t> shape,
         break;
       }
       default: {
-        auto iv = static_cast<int64_t>(v);
+        uint64_t iv = saturated_integer_bits(v, dtype);
         switch (dtype.bits()) {
           case 1:
           case 8: store(p, static_cast<uint8_t>(iv)); break;

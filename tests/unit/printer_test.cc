@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -728,6 +730,13 @@ TEST(PrinterRelax, LeafExpressions) {
             "R.const(0.1, \"float32\")");
   EXPECT_EQ(print(relax::make_constant(HostTensor::from_doubles(kI32, {2, 2}, {1, 2, 3, 4}))),
             "R.const([[1, 2], [3, 4]], \"int32\")");
+  // Integers truncate toward zero and saturate to the dtype's range (NaN: 0).
+  EXPECT_EQ(print(relax::make_constant(HostTensor::from_doubles(
+                kI32, {5}, {7.2e22, -7.2e22, std::nan(""), 2.9, -2.9}))),
+            "R.const([2147483647, -2147483648, 0, 2, -2], \"int32\")");
+  EXPECT_EQ(print(relax::make_constant(
+                HostTensor::from_doubles(DataType::UInt(8), {3}, {-5, 300, 255.5}))),
+            "R.const([0, 255, 255], \"uint8\")");
   // Narrow floats print the fewest digits that convert back to the same bits.
   EXPECT_EQ(print(relax::make_constant(
                 HostTensor::from_doubles(DataType::Float(16), {3}, {0.1, -2, 65504}))),

@@ -110,6 +110,19 @@ check_node("Shrink", {"x": np.int32([-4, -2, -1, 0, 1, 2, 4])},
            lambda x: np.where(x < -1.5, x + 1, np.where(x > 1.5, x - 1, 0)).astype(np.int32),
            attrs={"bias": 1.0, "lambd": 1.5}, name="Shrink int32")
 # CHECK: ok: Shrink int32
+# A lambd past int32's range (found by fuzz_onnx: its conversion to an int32 constant was
+# undefined behaviour) saturates, so no element is beyond it.
+ints = np.int32([-9, -1, 0, 1, 5, 2147483647, -2147483648])
+check_node("Shrink", {"x": ints}, lambda x: np.zeros_like(x),
+           attrs={"bias": 1.0, "lambd": 7.2443e22}, name="Shrink int32 huge lambd")
+# CHECK: ok: Shrink int32 huge lambd
+# A lambd just below int32's largest value (a float32 attribute: 2^31 - 128) still
+# shrinks everything but the extremes.
+check_node("Shrink", {"x": ints}, lambda x: np.where(x < -2147483520, x + 1,
+                                                     np.where(x > 2147483520, x - 1, 0)
+                                                     ).astype(np.int32),
+           attrs={"bias": 1.0, "lambd": 2147483520.0}, name="Shrink int32 lambd near the limit")
+# CHECK: ok: Shrink int32 lambd near the limit
 
 # PRelu: the slope broadcasts to x, per channel (C, 1, 1) or a single one.
 image = rng.uniform(-2, 2, (2, 3, 4, 4)).astype(np.float32)
