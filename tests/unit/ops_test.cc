@@ -74,10 +74,11 @@ class OpsTest : public ::testing::Test {
 };
 
 TEST_F(OpsTest, RegistryListsEveryOperatorWithInference) {
-  for (const char* name :
-       {"call_tir", "call_dps_packed", "call_packed", "call_pure_packed", "shape_of", "null_value",
-        "print", "add", "subtract", "multiply", "divide", "exp", "nn.relu", "matmul", "reshape",
-        "flatten", "permute_dims", "sum", "nn.softmax"}) {
+  for (const char* name : {"call_tir", "call_dps_packed", "call_packed", "call_pure_packed",
+                           "shape_of", "tensor_to_shape", "null_value",  "print",
+                           "add",      "subtract",        "multiply",    "divide",
+                           "exp",      "nn.relu",         "matmul",      "reshape",
+                           "flatten",  "permute_dims",    "sum",         "nn.softmax"}) {
     const OpInfo* info = find_op(std::string("relax.") + name);
     ASSERT_NE(info, nullptr) << name;
     EXPECT_TRUE(static_cast<bool>(info->infer)) << name;
@@ -412,6 +413,35 @@ TEST_F(OpsTest, Builtins) {
   EXPECT_TRUE(printed.as<TupleStructInfoNode>()->fields.empty());
   EXPECT_EQ(infer_error("print", {}, Attrs({{"format", AttrValue::integer(1)}})),
             "R.print: attribute 'format' must be a string");
+}
+
+TEST_F(OpsTest, TensorToShapeHasTheTensorsLengthAsNdim) {
+  const DataType i64 = DataType::Int(64);
+  StructInfo three = infer("tensor_to_shape", {var("t", tensor({I(3)}, i64))});
+  const auto* s = three.as<ShapeStructInfoNode>();
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->ndim, 3);
+  EXPECT_FALSE(s->values.has_value());
+  EXPECT_EQ(
+      infer("tensor_to_shape", {var("u", tensor({I(2)}, i32))}).as<ShapeStructInfoNode>()->ndim, 2);
+  // A length known only at run time, or an unknown rank, gives a shape of unknown ndim.
+  EXPECT_EQ(infer("tensor_to_shape", {var("v", tensor({n}, i64))}).as<ShapeStructInfoNode>()->ndim,
+            -1);
+  EXPECT_EQ(infer("tensor_to_shape", {var("w", tensor_sinfo_ndim(-1, i64))})
+                .as<ShapeStructInfoNode>()
+                ->ndim,
+            -1);
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("m", tensor({I(2), I(3)}, i64))}),
+            "R.tensor_to_shape: argument 'x' must be a 1-D integer tensor, got "
+            "R.Tensor((2, 3), dtype=\"int64\")");
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("f", tensor({I(3)}))}),
+            "R.tensor_to_shape: argument 'x' must be a 1-D integer tensor, got "
+            "R.Tensor((3,), dtype=\"float32\")");
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("b", tensor({I(3)}, DataType::Bool()))}),
+            "R.tensor_to_shape: argument 'x' must be a 1-D integer tensor, got "
+            "R.Tensor((3,), dtype=\"bool\")");
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("s", shape_sinfo({I(2)}))}),
+            "R.tensor_to_shape: argument 'x' must be a tensor, got R.Shape([2])");
 }
 
 }  // namespace
