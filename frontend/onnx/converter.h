@@ -94,6 +94,9 @@ class NodeContext {
                               std::vector<relax::StructInfo> sinfo_args = {}) = 0;
   // A constant Relax expression of `tensor`.
   virtual Value constant_value(HostTensor tensor) = 0;
+  // A new shape variable for a dim known only at run time, named `base` made an
+  // identifier (with a suffix when another shape variable has that name).
+  virtual tir::Var fresh_dim(const std::string& base) = 0;
 
   // Errors, all of the form "NODE: message" where NODE names the node, its op type and
   // opset (`node 'Conv_3' (Conv, opset 13)`). `unsupported` is for what ONNX allows and

@@ -94,10 +94,52 @@ std::vector<Value> convert_shape_of(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- Reshape, Flatten
 
+// Whether input `i`'s contents are known at import time (a constant, or shape elements).
+bool known_at_import(const NodeContext& ctx, size_t i) {
+  const Value& v = ctx.input(i);
+  return v.constant.has_value() || v.shape_elements.has_value();
+}
+
+// The int64 tensor of `dims` (constants, or expressions of the symbolic dims).
+Expr dims_tensor(NodeContext& ctx, const std::vector<PrimExpr>& dims) {
+  return elements_value(ctx, dims, DataType::Int(64), /*scalar=*/false).expr;
+}
+
+// A Reshape whose shape is known only at run time: the shape's 0s (copy the input's dim,
+// unless allowzero) and its -1 (the element count over the product of the others) are
+// resolved on the device, then the result becomes the output's shape variables.
+std::vector<Value> reshape_at_run_time(NodeContext& ctx, bool allowzero) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+  Expr shape = ctx.tensor(1);
+  size_t length = run_time_length(ctx, shape, "input 1 'shape'");
+  const DataType i64 = DataType::Int(64);
+  auto entries_equal = [&](int64_t value) {
+    return ctx.emit_op("relax.equal", {shape, scalar_constant(ctx, i64, value)});
+  };
+  if (!allowzero) {
+    // Entries past the input's rank have no dim to copy: 0 there stays 0, and the
+    // element count no longer matches (the VM's reshape refuses it).
+    std::vector<PrimExpr> copied(length, relax::const_dim(0));
+    for (size_t d = 0; d < copied.size() && d < in.size(); ++d) copied[d] = in[d];
+    shape = ctx.emit_op("relax.where", {entries_equal(0), dims_tensor(ctx, copied), shape});
+  }
+  Expr inferred = entries_equal(-1);
+  Expr others = ctx.emit_op(
+      "relax.prod", {ctx.emit_op("relax.where", {inferred, scalar_constant(ctx, i64, 1), shape})});
+  // A 0 among the others leaves nothing to infer from; dividing by 1 instead keeps the
+  // division defined, and the element count then refuses the shape.
+  others = ctx.emit_op("relax.maximum", {others, scalar_constant(ctx, i64, 1)});
+  Expr count = prim_expr_tensor(ctx, product(in, 0, in.size()));
+  Expr quotient = ctx.emit_op("relax.floor_divide", {count, others});
+  shape = ctx.emit_op("relax.where", {inferred, quotient, shape});
+  return single(emit_reshape(ctx, ctx.tensor(0), run_time_dims(ctx, shape, "input 1 'shape'")));
+}
+
 std::vector<Value> convert_reshape(NodeContext& ctx) {
+  bool allowzero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) != 0;
+  if (!known_at_import(ctx, 1)) return reshape_at_run_time(ctx, allowzero);
   // (The shape was an attribute before opset 5, older than relaxc imports.)
   std::vector<PrimExpr> target = ctx.shape_input(1, "shape");
-  bool allowzero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) != 0;
   // The input's dims are needed only to copy (0) or infer (-1) one.
   std::vector<PrimExpr> in;
   for (const PrimExpr& d : target) {
@@ -337,8 +379,35 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
 
 // ONNX's bidirectional broadcast of the input's dims with the target shape: each dim
 // is the one that is not 1.
+// An Expand whose shape is known only at run time: each output dim is the shape's entry,
+// or the input's dim where the entry is 1. Where the input's dim is not the constant 1
+// the output dim must be that dim (relax.broadcast_to reads a symbolic dim as it is),
+// which the match_cast checks; the other dims are new shape variables.
+std::vector<Value> expand_at_run_time(NodeContext& ctx, std::vector<PrimExpr> in) {
+  Expr shape = ctx.tensor(1);
+  size_t length = run_time_length(ctx, shape, "input 1 'shape'");
+  const DataType i64 = DataType::Int(64);
+  size_t rank = std::max(in.size(), length);
+  in.insert(in.begin(), rank - in.size(), relax::const_dim(1));
+  if (length < rank) {
+    std::vector<PrimExpr> ones(rank - length, relax::const_dim(1));
+    shape = ctx.emit_op("relax.concat", {ctx.builder().tuple({dims_tensor(ctx, ones), shape})},
+                        Attrs({{"axis", AttrValue::integer(0)}}));
+  }
+  Expr ones = ctx.emit_op("relax.equal", {shape, scalar_constant(ctx, i64, 1)});
+  shape = ctx.emit_op("relax.where", {ones, dims_tensor(ctx, in), shape});
+  std::vector<PrimExpr> expected(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (!tir::is_const_int(in[d], 1)) expected[d] = in[d];
+  }
+  std::vector<PrimExpr> out = run_time_dims(ctx, shape, "input 1 'shape'", expected);
+  return single(
+      ctx.emit_op("relax.broadcast_to", {ctx.tensor(0), relax::make_shape_expr(std::move(out))}));
+}
+
 std::vector<Value> convert_expand(NodeContext& ctx) {
   std::vector<PrimExpr> in = input_dims(ctx, 0, "input");
+  if (!known_at_import(ctx, 1)) return expand_at_run_time(ctx, std::move(in));
   std::vector<PrimExpr> target = ctx.shape_input(1, "shape");
   size_t rank = std::max(in.size(), target.size());
   in.insert(in.begin(), rank - in.size(), relax::const_dim(1));
@@ -362,12 +431,14 @@ std::vector<Value> convert_expand(NodeContext& ctx) {
       ctx.emit_op("relax.broadcast_to", {ctx.tensor(0), relax::make_shape_expr(std::move(out))}));
 }
 
-// Repeats computed from a dynamic dim (PyTorch's x.repeat(batch, 1)) cannot be
-// relax.tile's attribute: each dim d repeated k times is then a broadcast of
-// (1, d) to (k, d), merged back, which is what tiling does.
+// Repeats computed from a dynamic dim (PyTorch's x.repeat(batch, 1)), or known only at
+// run time (then shape variables), cannot be relax.tile's attribute: each dim d repeated
+// k times is then a broadcast of (1, d) to (k, d), merged back, which is what tiling does.
 std::vector<Value> convert_tile(NodeContext& ctx) {
-  std::vector<PrimExpr> repeats = ctx.shape_input(1, "repeats");
   int rank = input_rank(ctx, 0, "input");
+  std::vector<PrimExpr> repeats = known_at_import(ctx, 1)
+                                      ? ctx.shape_input(1, "repeats")
+                                      : run_time_dims(ctx, ctx.tensor(1), "input 1 'repeats'");
   if (static_cast<int>(repeats.size()) != rank) {
     ctx.invalid("input 1 'repeats' has " + std::to_string(repeats.size()) +
                 " entries; the input has rank " + std::to_string(rank));
@@ -435,7 +506,9 @@ std::vector<Value> convert_pad(NodeContext& ctx) {
 // ---------------------------------------------------------------- ConstantOfShape, Range, EyeLike
 
 std::vector<Value> convert_constant_of_shape(NodeContext& ctx) {
-  std::vector<PrimExpr> shape = ctx.shape_input(0, "input");
+  std::vector<PrimExpr> shape = known_at_import(ctx, 0)
+                                    ? ctx.shape_input(0, "input")
+                                    : run_time_dims(ctx, ctx.tensor(0), "input 0 'input'");
   HostTensor value = ctx.has_attr("value")
                          ? ctx.attr_tensor("value")
                          : HostTensor::from_doubles(DataType::Float(32), {1}, {0.0});
@@ -446,8 +519,52 @@ std::vector<Value> convert_constant_of_shape(NodeContext& ctx) {
                             Attrs({{"dtype", AttrValue::data_type(value.dtype)}})));
 }
 
+// A Range whose bounds are known only at run time: its length max(ceil((limit - start) /
+// delta), 0) is computed on the device (in int64 for integer bounds, exactly) and becomes
+// a shape variable; the output is start + delta * [0, length). A delta of 0, which ONNX
+// forbids, makes the length -1, which the VM refuses.
+std::vector<Value> range_at_run_time(NodeContext& ctx, DataType dtype) {
+  const DataType i64 = DataType::Int(64);
+  std::vector<Expr> bounds;
+  for (size_t i = 0; i < 3; ++i) {
+    Expr b = ctx.tensor(i);
+    if (!dtype.is_float()) {
+      b = ctx.emit_op("relax.astype", {b}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
+    }
+    bounds.push_back(b);
+  }
+  DataType math = dtype.is_float() ? dtype : i64;
+  Expr span = ctx.emit_op("relax.subtract", {bounds[1], bounds[0]});
+  Expr count;
+  if (dtype.is_float()) {
+    count = ctx.emit_op("relax.ceil", {ctx.emit_op("relax.divide", {span, bounds[2]})});
+    count = ctx.emit_op("relax.astype", {count}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
+  } else {
+    // ceil(a / b) is -floor(-a / b).
+    Expr negated = ctx.emit_op("relax.negative", {span});
+    count =
+        ctx.emit_op("relax.negative", {ctx.emit_op("relax.floor_divide", {negated, bounds[2]})});
+  }
+  count = ctx.emit_op("relax.maximum", {count, scalar_constant(ctx, i64, 0)});
+  Expr zero_delta = ctx.emit_op("relax.equal", {bounds[2], scalar_constant(ctx, math, 0)});
+  count = ctx.emit_op("relax.where", {zero_delta, scalar_constant(ctx, i64, -1), count});
+  count = emit_reshape(ctx, count, {relax::const_dim(1)});
+  PrimExpr length = run_time_dims(ctx, count, "the length of the range")[0];
+  Expr steps = iota(ctx, length, relax::const_dim(0), 1);
+  if (math != i64) {
+    steps = ctx.emit_op("relax.astype", {steps}, Attrs({{"dtype", AttrValue::data_type(math)}}));
+  }
+  Expr out =
+      ctx.emit_op("relax.add", {bounds[0], ctx.emit_op("relax.multiply", {steps, bounds[2]})});
+  if (math != dtype) {
+    out = ctx.emit_op("relax.astype", {out}, Attrs({{"dtype", AttrValue::data_type(dtype)}}));
+  }
+  return single(out);
+}
+
 // Range's bounds are scalars: constants make a relax.arange; integer bounds computed
-// from dynamic dims make start + delta * [0, length) (delta must be a constant).
+// from dynamic dims, with a constant delta, make start + delta * [0, length); other
+// bounds are known only at run time (range_at_run_time).
 std::vector<Value> convert_range(NodeContext& ctx) {
   static const char* const kNames[] = {"start", "limit", "delta"};
   DataType dtype = input_tensor_any_rank(ctx, 0, "start").dtype;
@@ -467,11 +584,11 @@ std::vector<Value> convert_range(NodeContext& ctx) {
   std::vector<PrimExpr> bounds;
   for (size_t i = 0; i < 3; ++i) {
     std::optional<std::vector<PrimExpr>> e = known_elements(ctx.input(i));
-    if (!e || e->size() != 1) ctx.unsupported("output shape depends on the values of " + what(i));
+    if (!e || e->size() != 1) return range_at_run_time(ctx, dtype);
     bounds.push_back((*e)[0]);
   }
   const int64_t* delta = tir::as_const_int(bounds[2]);
-  if (delta == nullptr) ctx.unsupported(what(2) + " must be a constant where the bounds are not");
+  if (delta == nullptr) return range_at_run_time(ctx, dtype);
   if (*delta == 0) ctx.invalid(what(2) + " is 0");
   int64_t magnitude = *delta > 0 ? *delta : -*delta;
   PrimExpr span = *delta > 0 ? tir::sub(bounds[1], bounds[0]) : tir::sub(bounds[0], bounds[1]);

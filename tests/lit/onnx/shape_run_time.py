@@ -1,0 +1,128 @@
+# Shape operands known only at run time (graph inputs, not constants): Reshape's shape
+# (with 0 = copy and -1 = inferred, and allowzero), Expand's shape, ConstantOfShape's
+# input, Tile's repeats and Range's bounds. Each becomes R.tensor_to_shape and an
+# R.match_cast that binds shape variables named after the node's output; the model is
+# built once and run at two values of the operand, compared with NumPy. A negative entry,
+# a shape that breaks the element count or the broadcast, and a delta of 0 are run-time
+# errors; a shape of unknown length is refused at import.
+#
+# RUN: %onnx_check %s --work %t | FileCheck %s
+# CHECK-NOT: FAIL
+# RUN: %relaxc import %t/reshape.onnx | FileCheck %s --check-prefix=IMPORT
+# IMPORT: R.tensor_to_shape(
+# IMPORT: R.match_cast({{.*}}, R.Shape([y_0, y_1, y_2]))
+# IMPORT: R.Tensor((y_0, y_1, y_2), dtype="float32") = R.reshape(x, R.shape([y_0, y_1, y_2]))
+
+import numpy as np
+from onnx import helper
+from onnx_check import check_model, expect_error, make_model, tensor_info, write
+
+i64 = lambda v: np.asarray(v, np.int64)
+rng = np.random.default_rng(16)
+
+
+def model(op_type, inputs, outputs, attrs=None, opset=13):
+    node = helper.make_node(op_type, [i[0] for i in inputs], [o[0] for o in outputs],
+                            name=op_type.lower(), **(attrs or {}))
+    return make_model([node], [tensor_info(*i) for i in inputs],
+                      [tensor_info(*o) for o in outputs], opset=opset)
+
+
+def onnx_reshape(x, s):
+    return x.reshape([x.shape[k] if v == 0 else v for k, v in enumerate(s)])
+
+
+# Reshape: 0 copies the input's dim, -1 is inferred; over a dynamic batch too.
+# CHECK: ok: reshape
+x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+reshape = model("Reshape", [("x", np.float32, [2, 3, 4]), ("s", np.int64, [3])],
+                [("y", np.float32, [None, None, None])])
+write(reshape, "reshape.onnx")
+check_model("reshape", reshape, [[x, i64([4, 0, -1])], [x, i64([-1, 2, 2])]],
+            lambda x, s: onnx_reshape(x, s))
+# CHECK: ok: reshape dynamic batch
+reshape_n = model("Reshape", [("x", np.float32, ["n", 6]), ("s", np.int64, [3])],
+                  [("y", np.float32, [None, None, None])])
+x2, x5 = (rng.standard_normal((n, 6)).astype(np.float32) for n in (2, 5))
+check_model("reshape dynamic batch", reshape_n, [[x2, i64([0, 3, -1])], [x5, i64([-1, 2, 3])]],
+            lambda x, s: onnx_reshape(x, s))
+# allowzero: 0 is a dim of 0.
+# CHECK: ok: reshape allowzero
+reshape_az = model("Reshape", [("x", np.float32, ["n", 4]), ("s", np.int64, [2])],
+                   [("y", np.float32, [None, None])], {"allowzero": 1}, opset=14)
+check_model("reshape allowzero", reshape_az,
+            [[np.zeros((0, 4), np.float32), i64([4, 0])], [x2.reshape(3, 4), i64([-1, 2])]],
+            lambda x, s: x.reshape(s))
+
+# Expand: the shape broadcasts with the input's dims, a shorter shape on the right.
+# CHECK: ok: expand
+e = rng.standard_normal((3, 1)).astype(np.float32)
+expand = model("Expand", [("x", np.float32, [3, 1]), ("s", np.int64, [3])],
+               [("y", np.float32, [None, None, None])])
+check_model("expand", expand, [[e, i64([2, 1, 4])], [e, i64([1, 3, 1])]],
+            lambda x, s: x * np.ones(s, np.float32))
+# CHECK: ok: expand shorter shape
+expand2 = model("Expand", [("x", np.float32, [2, 3, 1]), ("s", np.int64, [2])],
+                [("y", np.float32, [None, None, None])])
+e3 = rng.standard_normal((2, 3, 1)).astype(np.float32)
+check_model("expand shorter shape", expand2, [[e3, i64([1, 5])], [e3, i64([3, 1])]],
+            lambda x, s: x * np.ones(s, np.float32))
+
+# ConstantOfShape: an int32 fill of a shape given at run time, empty dims included.
+# CHECK: ok: constant of shape
+cos = model("ConstantOfShape", [("s", np.int64, [2])], [("y", np.int32, [None, None])],
+            {"value": helper.make_tensor("v", 6, [1], [7])})
+check_model("constant of shape", cos, [[i64([2, 3])], [i64([0, 5])]],
+            lambda s: np.full(s, 7, np.int32))
+
+# Tile: repeats at run time.
+# CHECK: ok: tile
+t = rng.standard_normal((2, 3)).astype(np.float32)
+tile = model("Tile", [("x", np.float32, [2, 3]), ("r", np.int64, [2])],
+             [("y", np.float32, [None, None])])
+check_model("tile", tile, [[t, i64([2, 1])], [t, i64([1, 3])]], lambda x, r: np.tile(x, r))
+
+# Range: float and integer bounds at run time, an empty range, a negative delta.
+# CHECK: ok: range float
+f32 = np.float32
+range_f = model("Range", [("a", f32, []), ("b", f32, []), ("d", f32, [])], [("y", f32, [None])])
+check_model("range float", range_f,
+            [[f32(1), f32(5), f32(2)], [f32(10), f32(4), f32(-3)], [f32(0.5), f32(2), f32(0.25)]],
+            lambda a, b, d: np.arange(a, b, d, dtype=f32))
+# CHECK: ok: range int32
+i32 = np.int32
+range_i = model("Range", [("a", i32, []), ("b", i32, []), ("d", i32, [])], [("y", i32, [None])])
+check_model("range int32", range_i,
+            [[i32(0), i32(7), i32(3)], [i32(5), i32(5), i32(1)], [i32(4), i32(-4), i32(-3)]],
+            lambda a, b, d: np.arange(a, b, d, dtype=i32))
+
+# A delta computed from a dynamic dim: the length is computed at run time too.
+# CHECK: ok: range symbolic delta
+range_sym = make_model(
+    [helper.make_node("Constant", [], ["zero"], value_int=0),
+     helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Gather", ["s", "zero"], ["n"]),
+     helper.make_node("Range", ["zero", "n", "n"], ["y"], name="range")],
+    [tensor_info("x", f32, ["n"])], [tensor_info("y", np.int64, [None])])
+check_model("range symbolic delta", range_sym, [[np.zeros(2, f32)], [np.zeros(5, f32)]],
+            lambda x: np.arange(0, len(x), len(x)))
+
+# Run-time errors: each names what broke.
+# CHECK: ok: constant of shape negative
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -3; a shape's dims are not negative
+expect_error("constant of shape negative", cos, [i64([2, -3])], "entry 1 of the tensor is -3")
+# CHECK: ok: reshape count
+# CHECK-NEXT: error: {{.*}}cannot reshape a tensor of shape (2, 3, 4) (24 elements) to (5, 3, 1) (15 elements)
+expect_error("reshape count", reshape, [x, i64([5, 0, 1])], "cannot reshape")
+# CHECK: ok: expand mismatch
+# CHECK-NEXT: error: {{.*}}: match_cast 'shape', expected R.Shape([y_0, 3, y_2]): dimension 1 is 2, expected 3
+expect_error("expand mismatch", expand, [e, i64([1, 2, 4])], "dimension 1 is 2, expected 3")
+# CHECK: ok: range zero delta
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+expect_error("range zero delta", range_i, [i32(0), i32(3), i32(0)], "entry 0 of the tensor is -1")
+
+# A shape whose length is not known at import gives the output no rank: refused.
+# CHECK: ok: reshape unknown length
+# CHECK-NEXT: error: {{.*}}: node 'reshape' (Reshape, opset 13): unsupported: input 1 'shape' is known only at run time and so is its length, which gives the output's rank; relaxc needs the rank when the model is imported
+reshape_any = model("Reshape", [("x", np.float32, [2, 3, 4]), ("s", np.int64, [None])],
+                    [("y", np.float32, [None, None])])
+expect_error("reshape unknown length", reshape_any, [x, i64([6, 4])], "its length")
