@@ -309,10 +309,109 @@ Expr prim_tuple(NodeContext& ctx, const std::vector<PrimExpr>& values) {
   return ctx.builder().tuple(fields);
 }
 
+// A Slice whose starts, ends, axes or steps are known only at run time. Each dim d of
+// the input gets its begin, step and length on the device: the entries whose axis is d
+// (none: the whole dim), made non-negative and clamped as ONNX does; the lengths become
+// shape variables `<output>_d` and each dim is a take of begin + step * [0, length).
+std::vector<Value> slice_at_run_time(NodeContext& ctx) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+  const DataType i64 = DataType::Int(64);
+  auto rank = static_cast<int64_t>(in.size());
+  auto as_i64 = [&](Expr e) {
+    if (e->struct_info.as<relax::TensorStructInfoNode>()->dtype == i64) return e;
+    return ctx.emit_op("relax.astype", {e}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
+  };
+  auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
+  static const char* const kNames[] = {"", "starts", "ends", "axes", "steps"};
+  std::vector<Expr> given(5);
+  size_t length = 0;
+  for (size_t i = 1; i < 5; ++i) {
+    if (i >= 3 && !ctx.has_input(i)) continue;
+    std::string what = "input " + std::to_string(i) + " '" + kNames[i] + "'";
+    size_t n = run_time_length(ctx, ctx.tensor(i), what);
+    if (i > 1 && n != length) ctx.invalid(what + " must have as many entries as 'starts'");
+    length = n;
+    given[i] = as_i64(ctx.tensor(i));
+  }
+  auto m = static_cast<int64_t>(length);
+  std::vector<PrimExpr> default_axes;
+  for (int64_t k = 0; k < m; ++k) default_axes.push_back(relax::const_dim(k));
+  Expr axes = given[3].defined() ? given[3] : dims_tensor(ctx, default_axes);
+  axes = ctx.emit_op("relax.where", {ctx.emit_op("relax.less", {axes, constant(0)}),
+                                     ctx.emit_op("relax.add", {axes, constant(rank)}), axes});
+  Expr steps = given[4].defined()
+                   ? given[4]
+                   : dims_tensor(ctx, std::vector<PrimExpr>(length, relax::const_dim(1)));
+  // mask[d, k]: entry k slices dim d.
+  std::vector<PrimExpr> dim_indices;
+  for (int64_t d = 0; d < rank; ++d) dim_indices.push_back(relax::const_dim(d));
+  Expr mask = ctx.emit_op("relax.equal",
+                          {emit_reshape(ctx, axes, {relax::const_dim(1), relax::const_dim(m)}),
+                           emit_reshape(ctx, dims_tensor(ctx, dim_indices),
+                                        {relax::const_dim(rank), relax::const_dim(1)})});
+  Attrs over_entries({{"axis", AttrValue::int_list({1})}});
+  Expr matches = ctx.emit_op(
+      "relax.sum",
+      {ctx.emit_op("relax.astype", {mask}, Attrs({{"dtype", AttrValue::data_type(i64)}}))},
+      over_entries);
+  Expr sliced = ctx.emit_op("relax.greater", {matches, constant(0)});
+  // An axis out of range (no dim matches it) or given twice, which ONNX forbids, makes
+  // every length -1, which the VM refuses, rather than a slice that ignores it.
+  Expr valid =
+      ctx.emit_op("relax.logical_and",
+                  {ctx.emit_op("relax.less_equal", {matches, constant(1)}),
+                   ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {matches}), constant(m)})});
+  auto per_dim = [&](const Expr& entries, const Expr& otherwise) {
+    Expr row = emit_reshape(ctx, entries, {relax::const_dim(1), relax::const_dim(m)});
+    Expr picked = ctx.emit_op("relax.sum", {ctx.emit_op("relax.where", {mask, row, constant(0)})},
+                              over_entries);
+    return ctx.emit_op("relax.where", {sliced, picked, otherwise});
+  };
+  Expr n = dims_tensor(ctx, in);
+  Expr step = per_dim(steps, constant(1));
+  Expr forward = ctx.emit_op("relax.greater", {step, constant(0)});
+  Expr one = constant(1);
+  Expr lo = ctx.emit_op("relax.where", {forward, constant(0), constant(-1)});
+  Expr hi = ctx.emit_op("relax.where", {forward, n, ctx.emit_op("relax.subtract", {n, one})});
+  auto clamp = [&](const Expr& index) {
+    Expr v = ctx.emit_op("relax.where", {ctx.emit_op("relax.less", {index, constant(0)}),
+                                         ctx.emit_op("relax.add", {index, n}), index});
+    return ctx.emit_op("relax.minimum", {ctx.emit_op("relax.maximum", {v, lo}), hi});
+  };
+  Expr begin = clamp(per_dim(given[1], constant(0)));
+  Expr end = clamp(per_dim(given[2], n));
+  Expr span = ctx.emit_op("relax.where", {forward, ctx.emit_op("relax.subtract", {end, begin}),
+                                          ctx.emit_op("relax.subtract", {begin, end})});
+  // A step of 0, which ONNX forbids, counts as 1 here so that the division is defined.
+  Expr magnitude = ctx.emit_op("relax.maximum", {ctx.emit_op("relax.abs", {step}), one});
+  Expr count = ctx.emit_op(
+      "relax.floor_divide",
+      {ctx.emit_op("relax.subtract", {ctx.emit_op("relax.add", {span, magnitude}), one}),
+       magnitude});
+  count = ctx.emit_op("relax.maximum", {count, constant(0)});
+  count = ctx.emit_op("relax.where", {valid, count, constant(-1)});
+  std::vector<PrimExpr> lengths = run_time_dims(ctx, count, "the slice's lengths");
+  Expr x = ctx.tensor(0);
+  for (int64_t d = 0; d < rank; ++d) {
+    Attrs at({{"axis", AttrValue::integer(0)}});
+    Expr index = relax::make_prim_value(relax::const_dim(d));
+    Expr indices = ctx.emit_op("relax.multiply", {iota(ctx, lengths[d], relax::const_dim(0), 1),
+                                                  ctx.emit_op("relax.take", {step, index}, at)});
+    indices = ctx.emit_op("relax.add", {indices, ctx.emit_op("relax.take", {begin, index}, at)});
+    x = ctx.emit_op("relax.take", {x, indices}, Attrs({{"axis", AttrValue::integer(d)}}));
+  }
+  return single(x);
+}
+
 std::vector<Value> convert_slice(NodeContext& ctx) {
   int rank = input_rank(ctx, 0, "data");
   std::vector<PrimExpr> starts, ends;
   std::vector<int64_t> axes, steps;
+  if (ctx.opset() >= 10) {
+    for (size_t i = 1; i < 5; ++i) {
+      if ((i < 3 || ctx.has_input(i)) && !known_at_import(ctx, i)) return slice_at_run_time(ctx);
+    }
+  }
   if (ctx.opset() < 10) {
     for (int64_t s : ctx.attr_ints("starts")) starts.push_back(relax::const_dim(s));
     for (int64_t e : ctx.attr_ints("ends")) ends.push_back(relax::const_dim(e));

@@ -96,6 +96,32 @@ check_model("range int32", range_i,
             [[i32(0), i32(7), i32(3)], [i32(5), i32(5), i32(1)], [i32(4), i32(-4), i32(-3)]],
             lambda a, b, d: np.arange(a, b, d, dtype=i32))
 
+# Slice: starts, ends, axes and steps at run time (negative, out of range, backwards).
+def onnx_slice(x, starts, ends, axes=None, steps=None):
+    axes = range(len(starts)) if axes is None else axes
+    steps = [1] * len(starts) if steps is None else steps
+    index = [slice(None)] * x.ndim
+    for s, e, a, t in zip(starts, ends, axes, steps):
+        index[a] = slice(s, e, t)
+    return x[tuple(index)]
+
+
+# CHECK: ok: slice
+sl = rng.standard_normal((4, 5, 6)).astype(np.float32)
+slice_all = model("Slice", [("x", np.float32, [4, 5, 6]), ("s", np.int64, [2]),
+                            ("e", np.int64, [2]), ("a", np.int64, [2]), ("t", np.int64, [2])],
+                  [("y", np.float32, [None, None, None])])
+check_model("slice", slice_all,
+            [[sl, i64([1, -1]), i64([1000, -7]), i64([0, -1]), i64([2, -2])],
+             [sl, i64([4, 0]), i64([1, 3]), i64([1, 2]), i64([-1, 1])]],
+            lambda x, s, e, a, t: onnx_slice(x, s, e, a, t))
+# CHECK: ok: slice default axes
+slice_se = model("Slice", [("x", np.float32, [4, 5, 6]), ("s", np.int64, [2]),
+                           ("e", np.int64, [2])], [("y", np.float32, [None, None, None])])
+check_model("slice default axes", slice_se,
+            [[sl, i64([0, 1]), i64([2, 3])], [sl, i64([-3, 0]), i64([-1, -1])]],
+            lambda x, s, e: onnx_slice(x, s, e))
+
 # A delta computed from a dynamic dim: the length is computed at run time too.
 # CHECK: ok: range symbolic delta
 range_sym = make_model(
@@ -119,6 +145,11 @@ expect_error("expand mismatch", expand, [e, i64([1, 2, 4])], "dimension 1 is 2, 
 # CHECK: ok: range zero delta
 # CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
 expect_error("range zero delta", range_i, [i32(0), i32(3), i32(0)], "entry 0 of the tensor is -1")
+
+# CHECK: ok: slice axis out of range
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+expect_error("slice axis out of range", slice_all,
+             [sl, i64([0, 0]), i64([1, 1]), i64([0, 3]), i64([1, 1])], "is -1")
 
 # A shape whose length is not known at import gives the output no rank: refused.
 # CHECK: ok: reshape unknown length
