@@ -1,6 +1,7 @@
 # Shape operands known only at run time (graph inputs, not constants): Reshape's shape
 # (with 0 = copy and -1 = inferred, and allowzero), Expand's shape, ConstantOfShape's
-# input, Tile's repeats and Range's bounds. Each becomes R.tensor_to_shape and an
+# input, Tile's repeats, Range's bounds, Slice's starts, ends, axes and steps, and
+# OneHot's depth and values. Each becomes R.tensor_to_shape and an
 # R.match_cast that binds shape variables named after the node's output; the model is
 # built once and run at two values of the operand, compared with NumPy. A negative entry,
 # a shape that breaks the element count or the broadcast, and a delta of 0 are run-time
@@ -121,6 +122,31 @@ slice_se = model("Slice", [("x", np.float32, [4, 5, 6]), ("s", np.int64, [2]),
 check_model("slice default axes", slice_se,
             [[sl, i64([0, 1]), i64([2, 3])], [sl, i64([-3, 0]), i64([-1, -1])]],
             lambda x, s, e: onnx_slice(x, s, e))
+
+# OneHot: depth and values at run time; negative indices wrap, ones out of range match
+# nothing; float indices and depth are truncated.
+def one_hot(indices, depth, values, axis):
+    depth = int(depth)
+    indices = indices.astype(np.int64)
+    indices = np.where(indices < 0, indices + depth, indices)
+    hot = np.expand_dims(indices, axis) == np.arange(depth).reshape(
+        [depth if k == (axis % (indices.ndim + 1)) else 1 for k in range(indices.ndim + 1)])
+    return np.where(hot, values[1], values[0])
+
+
+# CHECK: ok: onehot
+oh = model("OneHot", [("i", np.int64, [2, 2]), ("d", np.int64, []), ("v", np.float32, [2])],
+           [("y", np.float32, [None, None, None])], {"axis": 1}, opset=11)
+idx = i64([[1, -1], [3, 9]])
+check_model("onehot", oh, [[idx, i64(4), np.float32([0, 5])], [idx, i64(10), np.float32([2, 3])]],
+            lambda i, d, v: one_hot(i, d, v, 1))
+# CHECK: ok: onehot float
+ohf = model("OneHot", [("i", np.float32, [3]), ("d", np.float32, []), ("v", np.int32, [2])],
+            [("y", np.int32, [None, None])], opset=11)
+check_model("onehot float", ohf,
+            [[np.float32([0, 2.7, -1]), np.float32(3.5), np.int32([0, 1])],
+             [np.float32([4, 1, 0]), np.float32(5), np.int32([-1, 7])]],
+            lambda i, d, v: one_hot(i, d, v, -1))
 
 # A delta computed from a dynamic dim: the length is computed at run time too.
 # CHECK: ok: range symbolic delta
