@@ -9,7 +9,8 @@
 // dims and what Gather / Concat / Slice / Unsqueeze / arithmetic make of it). Converters
 // of shape-taking operators (Reshape, Expand, ConstantOfShape, Range, Slice, Tile, Pad,
 // Resize, ...) read those so that a model with a dynamic batch or sequence length becomes
-// symbolic shapes, not data-dependent ones.
+// symbolic shapes, not data-dependent ones. An operand known only at run time becomes
+// new shape variables (R.tensor_to_shape and R.match_cast: run_time_dims, shape_values.h).
 #pragma once
 
 #include <cstdint>

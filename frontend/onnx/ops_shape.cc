@@ -356,7 +356,7 @@ std::vector<Value> slice_at_run_time(NodeContext& ctx) {
       over_entries);
   Expr sliced = ctx.emit_op("relax.greater", {matches, constant(0)});
   // An axis out of range (no dim matches it) or given twice, which ONNX forbids, makes
-  // every length -1, which the VM refuses, rather than a slice that ignores it.
+  // the lengths -1, which the VM refuses, rather than a slice that ignores it.
   Expr valid =
       ctx.emit_op("relax.logical_and",
                   {ctx.emit_op("relax.less_equal", {matches, constant(1)}),
@@ -382,8 +382,10 @@ std::vector<Value> slice_at_run_time(NodeContext& ctx) {
   Expr end = clamp(per_dim(given[2], n));
   Expr span = ctx.emit_op("relax.where", {forward, ctx.emit_op("relax.subtract", {end, begin}),
                                           ctx.emit_op("relax.subtract", {begin, end})});
-  // A step of 0, which ONNX forbids, counts as 1 here so that the division is defined.
+  // A step of 0, which ONNX forbids, divides by 1 (defined) and its length is then -1.
   Expr magnitude = ctx.emit_op("relax.maximum", {ctx.emit_op("relax.abs", {step}), one});
+  valid = ctx.emit_op("relax.logical_and",
+                      {valid, ctx.emit_op("relax.not_equal", {step, constant(0)})});
   Expr count = ctx.emit_op(
       "relax.floor_divide",
       {ctx.emit_op("relax.subtract", {ctx.emit_op("relax.add", {span, magnitude}), one}),

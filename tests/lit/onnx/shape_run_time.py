@@ -177,6 +177,11 @@ expect_error("range zero delta", range_i, [i32(0), i32(3), i32(0)], "entry 0 of 
 expect_error("slice axis out of range", slice_all,
              [sl, i64([0, 0]), i64([1, 1]), i64([0, 3]), i64([1, 1])], "is -1")
 
+# CHECK: ok: slice zero step
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
+expect_error("slice zero step", slice_all,
+             [sl, i64([0, 0]), i64([1, 1]), i64([0, 1]), i64([1, 0])], "is -1")
+
 # A shape whose length is not known at import gives the output no rank: refused.
 # CHECK: ok: reshape unknown length
 # CHECK-NEXT: error: {{.*}}: node 'reshape' (Reshape, opset 13): unsupported: input 1 'shape' is known only at run time and so is its length, which gives the output's rank; relaxc needs the rank when the model is imported
