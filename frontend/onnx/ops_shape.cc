@@ -78,6 +78,17 @@ PrimExpr infer_dim(std::vector<PrimExpr> in, std::vector<PrimExpr> others) {
   return analyzer.simplify(tir::floordiv(tir::mul(num, relax::const_dim(in_const)), den));
 }
 
+// Whether input `i`'s contents are known at import time (a constant, or shape elements).
+bool known_at_import(const NodeContext& ctx, size_t i) {
+  const Value& v = ctx.input(i);
+  return v.constant.has_value() || v.shape_elements.has_value();
+}
+
+// The int64 tensor of `dims` (constants, or expressions of the symbolic dims).
+Expr dims_tensor(NodeContext& ctx, const std::vector<PrimExpr>& dims) {
+  return elements_value(ctx, dims, DataType::Int(64), /*scalar=*/false).expr;
+}
+
 // ---------------------------------------------------------------- Shape, Size
 
 // Both are computed at import time from the input's StructInfo (fold_on_shapes); they
@@ -93,17 +104,6 @@ std::vector<Value> convert_shape_of(NodeContext& ctx) {
 }
 
 // ---------------------------------------------------------------- Reshape, Flatten
-
-// Whether input `i`'s contents are known at import time (a constant, or shape elements).
-bool known_at_import(const NodeContext& ctx, size_t i) {
-  const Value& v = ctx.input(i);
-  return v.constant.has_value() || v.shape_elements.has_value();
-}
-
-// The int64 tensor of `dims` (constants, or expressions of the symbolic dims).
-Expr dims_tensor(NodeContext& ctx, const std::vector<PrimExpr>& dims) {
-  return elements_value(ctx, dims, DataType::Int(64), /*scalar=*/false).expr;
-}
 
 // A Reshape whose shape is known only at run time: the shape's 0s (copy the input's dim,
 // unless allowzero) and its -1 (the element count over the product of the others) are
@@ -225,7 +225,57 @@ std::vector<Value> convert_squeeze(NodeContext& ctx) {
                             Attrs({{"axis", AttrValue::int_list(normalized)}})));
 }
 
+// An Unsqueeze whose axes are known only at run time is a reshape to a shape computed on
+// the device: output dim p is 1 where p is an axis, else the input's dim p minus the
+// number of axes before p. Axes out of range or repeated, which ONNX forbids, make the
+// shape's entries -1, which the VM refuses.
+std::vector<Value> unsqueeze_at_run_time(NodeContext& ctx) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+  const DataType i64 = DataType::Int(64);
+  auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
+  auto k = static_cast<int64_t>(run_time_length(ctx, ctx.tensor(1), "input 1 'axes'"));
+  auto rank = static_cast<int64_t>(in.size());
+  int64_t out_rank = rank + k;
+  if (rank == 0) {
+    return single(emit_reshape(ctx, ctx.tensor(0), std::vector<PrimExpr>(k, relax::const_dim(1))));
+  }
+  Expr axes =
+      ctx.emit_op("relax.astype", {ctx.tensor(1)}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
+  axes = ctx.emit_op("relax.where", {ctx.emit_op("relax.less", {axes, constant(0)}),
+                                     ctx.emit_op("relax.add", {axes, constant(out_rank)}), axes});
+  Expr row = emit_reshape(ctx, axes, {relax::const_dim(1), relax::const_dim(k)});
+  std::vector<PrimExpr> positions;
+  for (int64_t p = 0; p < out_rank; ++p) positions.push_back(relax::const_dim(p));
+  Expr position = dims_tensor(ctx, positions);
+  Expr column = emit_reshape(ctx, position, {relax::const_dim(out_rank), relax::const_dim(1)});
+  Attrs over_axes({{"axis", AttrValue::int_list({1})}});
+  auto count = [&](const char* compare) {
+    Expr hits = ctx.emit_op(compare, {row, column});
+    return ctx.emit_op(
+        "relax.sum",
+        {ctx.emit_op("relax.astype", {hits}, Attrs({{"dtype", AttrValue::data_type(i64)}}))},
+        over_axes);
+  };
+  Expr matches = count("relax.equal");
+  Expr source = ctx.emit_op("relax.subtract", {position, count("relax.less")});
+  source = ctx.emit_op("relax.clip", {source, relax::make_prim_value(relax::const_dim(0)),
+                                      relax::make_prim_value(relax::const_dim(rank - 1))});
+  Expr dims = ctx.emit_op("relax.take", {dims_tensor(ctx, in), source},
+                          Attrs({{"axis", AttrValue::integer(0)}}));
+  Expr shape = ctx.emit_op(
+      "relax.where", {ctx.emit_op("relax.greater", {matches, constant(0)}), constant(1), dims});
+  Expr valid =
+      ctx.emit_op("relax.logical_and",
+                  {ctx.emit_op("relax.less_equal", {matches, constant(1)}),
+                   ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {matches}), constant(k)})});
+  shape = ctx.emit_op("relax.where", {valid, shape, constant(-1)});
+  return single(emit_reshape(ctx, ctx.tensor(0), run_time_dims(ctx, shape, "the output's shape")));
+}
+
 std::vector<Value> convert_unsqueeze(NodeContext& ctx) {
+  if (ctx.opset() >= 13 && ctx.has_input(1) && !known_at_import(ctx, 1)) {
+    return unsqueeze_at_run_time(ctx);
+  }
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   if (!axes) ctx.invalid("needs 'axes'");
   int64_t out_rank = input_rank(ctx, 0, "data") + static_cast<int64_t>(axes->size());

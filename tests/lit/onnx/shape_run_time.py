@@ -1,7 +1,7 @@
 # Shape operands known only at run time (graph inputs, not constants): Reshape's shape
 # (with 0 = copy and -1 = inferred, and allowzero), Expand's shape, ConstantOfShape's
-# input, Tile's repeats, Range's bounds, Slice's starts, ends, axes and steps, and
-# OneHot's depth and values. Each becomes R.tensor_to_shape and an
+# input, Tile's repeats, Range's bounds, Slice's starts, ends, axes and steps,
+# Unsqueeze's axes, and OneHot's depth and values. Each becomes R.tensor_to_shape and an
 # R.match_cast that binds shape variables named after the node's output; the model is
 # built once and run at two values of the operand, compared with NumPy. A negative entry,
 # a shape that breaks the element count or the broadcast, and a delta of 0 are run-time
@@ -148,6 +148,20 @@ check_model("onehot float", ohf,
              [np.float32([4, 1, 0]), np.float32(5), np.int32([-1, 7])]],
             lambda i, d, v: one_hot(i, d, v, -1))
 
+# Unsqueeze: axes at run time (negative ones count from the output's end).
+def unsqueeze(x, axes):
+    out_rank = x.ndim + len(axes)
+    for a in sorted(int(a) % out_rank for a in axes):
+        x = np.expand_dims(x, a)
+    return x
+
+
+# CHECK: ok: unsqueeze
+uq = model("Unsqueeze", [("x", np.float32, [2, 3]), ("a", np.int64, [2])],
+           [("y", np.float32, [None, None, None, None])])
+check_model("unsqueeze", uq, [[t, i64([0, -1])], [t, i64([2, 1])]],
+            lambda x, a: unsqueeze(x, a))
+
 # A delta computed from a dynamic dim: the length is computed at run time too.
 # CHECK: ok: range symbolic delta
 range_sym = make_model(
@@ -181,6 +195,10 @@ expect_error("slice axis out of range", slice_all,
 # CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
 expect_error("slice zero step", slice_all,
              [sl, i64([0, 0]), i64([1, 1]), i64([0, 1]), i64([1, 0])], "is -1")
+
+# CHECK: ok: unsqueeze repeated axis
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
+expect_error("unsqueeze repeated axis", uq, [t, i64([1, 1])], "is -1")
 
 # A shape whose length is not known at import gives the output no rank: refused.
 # CHECK: ok: reshape unknown length
