@@ -204,7 +204,73 @@ std::string axes_what(const NodeContext& ctx) {
   return ctx.opset() < 13 ? "attribute 'axes'" : "input 1 'axes'";
 }
 
+// A Squeeze whose axes are known only at run time is a reshape to the dims that are not
+// squeezed: output dim q is the input's dim p where p is the (q+1)-th kept dim (an argmax
+// over the running count of kept dims). A squeezed dim that is not 1, or an axis out of
+// range or repeated, which ONNX forbids, makes the shape's entries -1, which the VM
+// refuses (a squeeze to a scalar has no entries: its reshape checks the element count).
+std::vector<Value> squeeze_at_run_time(NodeContext& ctx) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+  const DataType i64 = DataType::Int(64);
+  auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
+  auto to_i64 = [&](const Expr& e) {
+    return ctx.emit_op("relax.astype", {e}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
+  };
+  auto k = static_cast<int64_t>(run_time_length(ctx, ctx.tensor(1), "input 1 'axes'"));
+  auto rank = static_cast<int64_t>(in.size());
+  int64_t out_rank = rank - k;
+  if (out_rank < 0) {
+    ctx.invalid("input 1 'axes' has " + std::to_string(k) + " entries; the input has rank " +
+                std::to_string(rank));
+  }
+  Expr axes = to_i64(ctx.tensor(1));
+  axes = ctx.emit_op("relax.where", {ctx.emit_op("relax.less", {axes, constant(0)}),
+                                     ctx.emit_op("relax.add", {axes, constant(rank)}), axes});
+  std::vector<PrimExpr> positions;
+  for (int64_t p = 0; p < rank; ++p) positions.push_back(relax::const_dim(p));
+  Expr column =
+      emit_reshape(ctx, dims_tensor(ctx, positions), {relax::const_dim(rank), relax::const_dim(1)});
+  Expr hits = ctx.emit_op(
+      "relax.equal", {emit_reshape(ctx, axes, {relax::const_dim(1), relax::const_dim(k)}), column});
+  Expr matches =
+      ctx.emit_op("relax.sum", {to_i64(hits)}, Attrs({{"axis", AttrValue::int_list({1})}}));
+  Expr squeezed = ctx.emit_op("relax.greater", {matches, constant(0)});
+  Expr dims = dims_tensor(ctx, in);
+  Expr bad =
+      ctx.emit_op("relax.logical_or",
+                  {ctx.emit_op("relax.greater", {matches, constant(1)}),
+                   ctx.emit_op("relax.logical_and",
+                               {squeezed, ctx.emit_op("relax.not_equal", {dims, constant(1)})})});
+  Expr valid = ctx.emit_op(
+      "relax.logical_and",
+      {ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {to_i64(bad)}), constant(0)}),
+       ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {matches}), constant(k)})});
+  Expr kept = ctx.emit_op("relax.logical_not", {squeezed});
+  Expr running = ctx.emit_op(
+      "relax.cumsum", {to_i64(kept)},
+      Attrs({{"axis", AttrValue::integer(0)}, {"exclusive", AttrValue::boolean(false)}}));
+  std::vector<PrimExpr> ordinals;
+  for (int64_t q = 1; q <= out_rank; ++q) ordinals.push_back(relax::const_dim(q));
+  auto as_row = [&](const Expr& e) {
+    return emit_reshape(ctx, e, {relax::const_dim(1), relax::const_dim(rank)});
+  };
+  Expr is_source = ctx.emit_op(
+      "relax.logical_and",
+      {ctx.emit_op("relax.equal", {as_row(running), emit_reshape(ctx, dims_tensor(ctx, ordinals),
+                                                                 {relax::const_dim(out_rank),
+                                                                  relax::const_dim(1)})}),
+       as_row(kept)});
+  Expr source =
+      ctx.emit_op("relax.argmax", {to_i64(is_source)}, Attrs({{"axis", AttrValue::integer(1)}}));
+  Expr shape = ctx.emit_op("relax.take", {dims, source}, Attrs({{"axis", AttrValue::integer(0)}}));
+  shape = ctx.emit_op("relax.where", {valid, shape, constant(-1)});
+  return single(emit_reshape(ctx, ctx.tensor(0), run_time_dims(ctx, shape, "the output's shape")));
+}
+
 std::vector<Value> convert_squeeze(NodeContext& ctx) {
+  if (ctx.opset() >= 13 && ctx.has_input(1) && !known_at_import(ctx, 1)) {
+    return squeeze_at_run_time(ctx);
+  }
   int rank = input_rank(ctx, 0, "data");
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   std::vector<int64_t> normalized;

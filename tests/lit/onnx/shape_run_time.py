@@ -1,7 +1,7 @@
 # Shape operands known only at run time (graph inputs, not constants): Reshape's shape
 # (with 0 = copy and -1 = inferred, and allowzero), Expand's shape, ConstantOfShape's
 # input, Tile's repeats, Range's bounds, Slice's starts, ends, axes and steps,
-# Unsqueeze's axes, and OneHot's depth and values. Each becomes R.tensor_to_shape and an
+# Unsqueeze's and Squeeze's axes, and OneHot's depth and values. Each becomes R.tensor_to_shape and an
 # R.match_cast that binds shape variables named after the node's output; the model is
 # built once and run at two values of the operand, compared with NumPy. A negative entry,
 # a shape that breaks the element count or the broadcast, and a delta of 0 are run-time
@@ -162,6 +162,14 @@ uq = model("Unsqueeze", [("x", np.float32, [2, 3]), ("a", np.int64, [2])],
 check_model("unsqueeze", uq, [[t, i64([0, -1])], [t, i64([2, 1])]],
             lambda x, a: unsqueeze(x, a))
 
+# Squeeze: axes at run time.
+# CHECK: ok: squeeze
+sq_x = rng.standard_normal((1, 3, 1, 2)).astype(np.float32)
+sq = model("Squeeze", [("x", np.float32, [1, 3, 1, 2]), ("a", np.int64, [1])],
+           [("y", np.float32, [None, None, None])])
+check_model("squeeze", sq, [[sq_x, i64([0])], [sq_x, i64([-2])]],
+            lambda x, a: np.squeeze(x, tuple(int(v) for v in a)))
+
 # A delta computed from a dynamic dim: the length is computed at run time too.
 # CHECK: ok: range symbolic delta
 range_sym = make_model(
@@ -199,6 +207,10 @@ expect_error("slice zero step", slice_all,
 # CHECK: ok: unsqueeze repeated axis
 # CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
 expect_error("unsqueeze repeated axis", uq, [t, i64([1, 1])], "is -1")
+
+# CHECK: ok: squeeze a dim that is not 1
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+expect_error("squeeze a dim that is not 1", sq, [sq_x, i64([1])], "is -1")
 
 # A shape whose length is not known at import gives the output no rank: refused.
 # CHECK: ok: reshape unknown length
