@@ -9,7 +9,8 @@
 // dims and what Gather / Concat / Slice / Unsqueeze / arithmetic make of it). Converters
 // of shape-taking operators (Reshape, Expand, ConstantOfShape, Range, Slice, Tile, Pad,
 // Resize, ...) read those so that a model with a dynamic batch or sequence length becomes
-// symbolic shapes, not data-dependent ones.
+// symbolic shapes, not data-dependent ones. An operand known only at run time becomes
+// new shape variables (R.tensor_to_shape and R.match_cast: run_time_dims, shape_values.h).
 #pragma once
 
 #include <cstdint>
@@ -94,6 +95,9 @@ class NodeContext {
                               std::vector<relax::StructInfo> sinfo_args = {}) = 0;
   // A constant Relax expression of `tensor`.
   virtual Value constant_value(HostTensor tensor) = 0;
+  // A new shape variable for a dim known only at run time, named `base` made an
+  // identifier (with a suffix when another shape variable has that name).
+  virtual tir::Var fresh_dim(const std::string& base) = 0;
 
   // Errors, all of the form "NODE: message" where NODE names the node, its op type and
   // opset (`node 'Conv_3' (Conv, opset 13)`). `unsupported` is for what ONNX allows and

@@ -113,6 +113,7 @@ class ImportNodeContext final : public NodeContext {
     Expr expr = relax::make_constant(tensor);
     return Value{std::move(expr), std::move(tensor), std::nullopt};
   }
+  tir::Var fresh_dim(const std::string& base) override;
 
   [[noreturn]] void unsupported(const std::string& message) const override {
     fail("unsupported: " + message);
@@ -154,6 +155,8 @@ class GraphImporter {
   [[noreturn]] void fail(const std::string& message) const {
     throw ImportError(name_ + ": " + message);
   }
+  // A name not given to another shape variable yet: `base`, base_1, base_2, ...
+  std::string fresh_dim_name(const std::string& base);
   relax::BlockBuilder& builder() { return builder_; }
   const Value* find(const std::string& name) const {
     auto it = values_.find(name);
@@ -169,8 +172,6 @@ class GraphImporter {
   // converters computed: a difference is a converter's mistake or a wrong model.
   void check_declared_type(const onnx::ValueInfoProto& output,
                            const relax::TensorStructInfoNode& sinfo) const;
-  // A name not given to another shape variable yet: `base`, base_1, base_2, ...
-  std::string fresh_dim_name(const std::string& base);
 
   const onnx::GraphProto& graph_;
   std::string name_;
@@ -278,6 +279,10 @@ HostTensor ImportNodeContext::attr_tensor(const std::string& name) const {
 }
 
 relax::BlockBuilder& ImportNodeContext::builder() { return importer_.builder(); }
+
+tir::Var ImportNodeContext::fresh_dim(const std::string& base) {
+  return tir::var(importer_.fresh_dim_name(identifier(base)));
+}
 
 Expr ImportNodeContext::emit_op(const std::string& op_name, std::vector<Expr> args,
                                 relax::Attrs attrs, std::vector<relax::StructInfo> sinfo_args) {

@@ -104,7 +104,47 @@ std::vector<Value> convert_scatter_nd(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- OneHot
 
+// A OneHot whose depth or values are known only at run time: the depth (truncated to
+// int64) becomes a shape variable `<output>_0`, and the output is where(indices ==
+// [0, depth) along the axis, on_value, off_value) (indices cast to int64, as ONNX says,
+// negative ones wrapped by the depth; one out of range matches no position).
+std::vector<Value> one_hot_at_run_time(NodeContext& ctx) {
+  const DataType i64 = DataType::Int(64);
+  auto to_i64 = [&](const Expr& e) {
+    return ctx.emit_op("relax.astype", {e}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
+  };
+  int64_t rank = input_rank(ctx, 0, "indices");
+  int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", -1), rank + 1, "attribute 'axis'");
+  if (input_tensor_any_rank(ctx, 1, "depth").ndim > 1) {
+    ctx.invalid("input 1 'depth' must be a scalar or hold one value");
+  }
+  std::vector<PrimExpr> values_dims = input_dims(ctx, 2, "values");
+  if (values_dims.size() != 1 || !tir::is_const_int(values_dims[0], 2)) {
+    ctx.invalid("input 2 'values' must hold [off_value, on_value]");
+  }
+  Expr depth = to_i64(ctx.tensor(1));
+  PrimExpr d =
+      run_time_dims(ctx, emit_reshape(ctx, depth, {relax::const_dim(1)}), "input 1 'depth'")[0];
+  Expr indices = to_i64(ctx.tensor(0));
+  Expr negative = ctx.emit_op("relax.less", {indices, scalar_constant(ctx, i64, 0)});
+  indices =
+      ctx.emit_op("relax.where", {negative, ctx.emit_op("relax.add", {indices, depth}), indices});
+  indices =
+      ctx.emit_op("relax.expand_dims", {indices}, Attrs({{"axis", AttrValue::int_list({axis})}}));
+  std::vector<PrimExpr> along(static_cast<size_t>(rank + 1), relax::const_dim(1));
+  along[static_cast<size_t>(axis)] = d;
+  Expr positions = emit_reshape(ctx, iota(ctx, d, relax::const_dim(0), 1), along);
+  Expr hot = ctx.emit_op("relax.equal", {indices, positions});
+  Attrs at({{"axis", AttrValue::integer(0)}});
+  auto value = [&](int64_t k) {
+    return ctx.emit_op("relax.take", {ctx.tensor(2), relax::make_prim_value(relax::const_dim(k))},
+                       at);
+  };
+  return single(ctx.emit_op("relax.where", {hot, value(1), value(0)}));
+}
+
 std::vector<Value> convert_one_hot(NodeContext& ctx) {
+  if (!ctx.input(1).constant || !ctx.input(2).constant) return one_hot_at_run_time(ctx);
   const HostTensor& depth_tensor = ctx.constant_input(1, "depth");
   if (depth_tensor.num_elements() != 1) ctx.invalid("input 1 'depth' must hold one value");
   // ONNX allows a float depth, truncated.

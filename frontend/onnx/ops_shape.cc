@@ -1,7 +1,8 @@
 // The shape family's converters: Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze,
 // Transpose, Concat, Split, Slice, Expand, Tile, Pad, ConstantOfShape, Range, EyeLike.
 // Shapes that the graph computes arrive as integer expressions (shape_values.h), so a
-// shape built from a dynamic dim stays symbolic.
+// shape built from a dynamic dim stays symbolic; operands known only at run time go
+// through shape_run_time.h.
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/op_helpers.h"
+#include "frontend/onnx/shape_run_time.h"
 #include "frontend/onnx/shape_values.h"
 #include "frontend/onnx/tensor_proto.h"
 #include "ir/arith/analyzer.h"
@@ -95,9 +97,10 @@ std::vector<Value> convert_shape_of(NodeContext& ctx) {
 // ---------------------------------------------------------------- Reshape, Flatten
 
 std::vector<Value> convert_reshape(NodeContext& ctx) {
+  bool allowzero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) != 0;
+  if (!known_at_import(ctx, 1)) return reshape_at_run_time(ctx, allowzero);
   // (The shape was an attribute before opset 5, older than relaxc imports.)
   std::vector<PrimExpr> target = ctx.shape_input(1, "shape");
-  bool allowzero = ctx.opset() >= 14 && ctx.attr_int("allowzero", 0) != 0;
   // The input's dims are needed only to copy (0) or infer (-1) one.
   std::vector<PrimExpr> in;
   for (const PrimExpr& d : target) {
@@ -163,6 +166,9 @@ std::string axes_what(const NodeContext& ctx) {
 }
 
 std::vector<Value> convert_squeeze(NodeContext& ctx) {
+  if (ctx.opset() >= 13 && ctx.has_input(1) && !known_at_import(ctx, 1)) {
+    return squeeze_at_run_time(ctx);
+  }
   int rank = input_rank(ctx, 0, "data");
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   std::vector<int64_t> normalized;
@@ -184,6 +190,9 @@ std::vector<Value> convert_squeeze(NodeContext& ctx) {
 }
 
 std::vector<Value> convert_unsqueeze(NodeContext& ctx) {
+  if (ctx.opset() >= 13 && ctx.has_input(1) && !known_at_import(ctx, 1)) {
+    return unsqueeze_at_run_time(ctx);
+  }
   std::optional<std::vector<int64_t>> axes = axes_of(ctx);
   if (!axes) ctx.invalid("needs 'axes'");
   int64_t out_rank = input_rank(ctx, 0, "data") + static_cast<int64_t>(axes->size());
@@ -271,6 +280,11 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
   int rank = input_rank(ctx, 0, "data");
   std::vector<PrimExpr> starts, ends;
   std::vector<int64_t> axes, steps;
+  if (ctx.opset() >= 10) {
+    for (size_t i = 1; i < 5; ++i) {
+      if ((i < 3 || ctx.has_input(i)) && !known_at_import(ctx, i)) return slice_at_run_time(ctx);
+    }
+  }
   if (ctx.opset() < 10) {
     for (int64_t s : ctx.attr_ints("starts")) starts.push_back(relax::const_dim(s));
     for (int64_t e : ctx.attr_ints("ends")) ends.push_back(relax::const_dim(e));
@@ -337,8 +351,10 @@ std::vector<Value> convert_slice(NodeContext& ctx) {
 
 // ONNX's bidirectional broadcast of the input's dims with the target shape: each dim
 // is the one that is not 1.
+
 std::vector<Value> convert_expand(NodeContext& ctx) {
   std::vector<PrimExpr> in = input_dims(ctx, 0, "input");
+  if (!known_at_import(ctx, 1)) return expand_at_run_time(ctx, std::move(in));
   std::vector<PrimExpr> target = ctx.shape_input(1, "shape");
   size_t rank = std::max(in.size(), target.size());
   in.insert(in.begin(), rank - in.size(), relax::const_dim(1));
@@ -362,12 +378,14 @@ std::vector<Value> convert_expand(NodeContext& ctx) {
       ctx.emit_op("relax.broadcast_to", {ctx.tensor(0), relax::make_shape_expr(std::move(out))}));
 }
 
-// Repeats computed from a dynamic dim (PyTorch's x.repeat(batch, 1)) cannot be
-// relax.tile's attribute: each dim d repeated k times is then a broadcast of
-// (1, d) to (k, d), merged back, which is what tiling does.
+// Repeats computed from a dynamic dim (PyTorch's x.repeat(batch, 1)), or known only at
+// run time (then shape variables), cannot be relax.tile's attribute: each dim d repeated
+// k times is then a broadcast of (1, d) to (k, d), merged back, which is what tiling does.
 std::vector<Value> convert_tile(NodeContext& ctx) {
-  std::vector<PrimExpr> repeats = ctx.shape_input(1, "repeats");
   int rank = input_rank(ctx, 0, "input");
+  std::vector<PrimExpr> repeats = known_at_import(ctx, 1)
+                                      ? ctx.shape_input(1, "repeats")
+                                      : run_time_dims(ctx, ctx.tensor(1), "input 1 'repeats'");
   if (static_cast<int>(repeats.size()) != rank) {
     ctx.invalid("input 1 'repeats' has " + std::to_string(repeats.size()) +
                 " entries; the input has rank " + std::to_string(rank));
@@ -435,7 +453,9 @@ std::vector<Value> convert_pad(NodeContext& ctx) {
 // ---------------------------------------------------------------- ConstantOfShape, Range, EyeLike
 
 std::vector<Value> convert_constant_of_shape(NodeContext& ctx) {
-  std::vector<PrimExpr> shape = ctx.shape_input(0, "input");
+  std::vector<PrimExpr> shape = known_at_import(ctx, 0)
+                                    ? ctx.shape_input(0, "input")
+                                    : run_time_dims(ctx, ctx.tensor(0), "input 0 'input'");
   HostTensor value = ctx.has_attr("value")
                          ? ctx.attr_tensor("value")
                          : HostTensor::from_doubles(DataType::Float(32), {1}, {0.0});
@@ -447,7 +467,8 @@ std::vector<Value> convert_constant_of_shape(NodeContext& ctx) {
 }
 
 // Range's bounds are scalars: constants make a relax.arange; integer bounds computed
-// from dynamic dims make start + delta * [0, length) (delta must be a constant).
+// from dynamic dims, with a constant delta, make start + delta * [0, length); other
+// bounds are known only at run time (range_at_run_time).
 std::vector<Value> convert_range(NodeContext& ctx) {
   static const char* const kNames[] = {"start", "limit", "delta"};
   DataType dtype = input_tensor_any_rank(ctx, 0, "start").dtype;
@@ -467,11 +488,11 @@ std::vector<Value> convert_range(NodeContext& ctx) {
   std::vector<PrimExpr> bounds;
   for (size_t i = 0; i < 3; ++i) {
     std::optional<std::vector<PrimExpr>> e = known_elements(ctx.input(i));
-    if (!e || e->size() != 1) ctx.unsupported("output shape depends on the values of " + what(i));
+    if (!e || e->size() != 1) return range_at_run_time(ctx, dtype);
     bounds.push_back((*e)[0]);
   }
   const int64_t* delta = tir::as_const_int(bounds[2]);
-  if (delta == nullptr) ctx.unsupported(what(2) + " must be a constant where the bounds are not");
+  if (delta == nullptr) return range_at_run_time(ctx, dtype);
   if (*delta == 0) ctx.invalid(what(2) + " is 0");
   int64_t magnitude = *delta > 0 ? *delta : -*delta;
   PrimExpr span = *delta > 0 ? tir::sub(bounds[1], bounds[0]) : tir::sub(bounds[0], bounds[1]);

@@ -466,4 +466,35 @@ relax::Expr emit_reshape(NodeContext& ctx, const relax::Expr& x, std::vector<Pri
   return ctx.emit_op("relax.reshape", {x, relax::make_shape_expr(std::move(dims))});
 }
 
+size_t run_time_length(const NodeContext& ctx, const relax::Expr& tensor, const std::string& what) {
+  const auto* t = tensor->struct_info.as<relax::TensorStructInfoNode>();
+  if (t == nullptr || t->ndim != 1 || !t->dtype.is_integer() || t->dtype.is_bool()) {
+    ctx.invalid(what + " must be a 1-D integer tensor");
+  }
+  const std::vector<PrimExpr>* dims = t->shape_values();
+  const int64_t* length = dims != nullptr ? tir::as_const_int((*dims)[0]) : nullptr;
+  if (length == nullptr) {
+    ctx.unsupported(what +
+                    " is known only at run time and so is its length, which gives the "
+                    "output's rank; relaxc needs the rank when the model is imported");
+  }
+  return static_cast<size_t>(*length);
+}
+
+std::vector<PrimExpr> run_time_dims(NodeContext& ctx, const relax::Expr& tensor,
+                                    const std::string& what,
+                                    const std::vector<PrimExpr>& expected) {
+  size_t length = run_time_length(ctx, tensor, what);
+  std::string base = ctx.node().output_size() > 0 ? ctx.node().output(0) : "dim";
+  std::vector<PrimExpr> out;
+  for (size_t k = 0; k < length; ++k) {
+    bool given = k < expected.size() && expected[k].defined();
+    out.push_back(given ? expected[k] : PrimExpr(ctx.fresh_dim(base + "_" + std::to_string(k))));
+  }
+  relax::Expr shape = ctx.emit_op("relax.tensor_to_shape", {tensor});
+  ctx.builder().emit_match_cast(shape, relax::shape_sinfo(out), "shape",
+                                relax::VarKind::DataflowVar);
+  return out;
+}
+
 }  // namespace relaxc::onnx_import

@@ -51,4 +51,18 @@ std::optional<std::vector<Value>> fold_on_shapes(NodeContext& ctx);
 // expressions of the symbolic dims, not arithmetic on constants (c / (b * b)).
 relax::Expr emit_reshape(NodeContext& ctx, const relax::Expr& x, std::vector<relax::PrimExpr> dims);
 
+// The length of `tensor`, whose elements are known only at run time: it must be a 1-D
+// integer tensor whose length is known at import time (an error naming `what`, "input 1
+// 'shape'", otherwise).
+size_t run_time_length(const NodeContext& ctx, const relax::Expr& tensor, const std::string& what);
+
+// The elements of the 1-D integer tensor `tensor`, known only at run time, as dims:
+// R.tensor_to_shape reads them (the VM copies the tensor to the host and refuses a
+// negative one) and R.match_cast binds element k to a new shape variable named after
+// the node's output (`<output>_k`), or checks it against `expected[k]` where that is
+// defined (`expected` empty: every element is new). Its length is run_time_length's.
+std::vector<relax::PrimExpr> run_time_dims(NodeContext& ctx, const relax::Expr& tensor,
+                                           const std::string& what,
+                                           const std::vector<relax::PrimExpr>& expected = {});
+
 }  // namespace relaxc::onnx_import

@@ -60,6 +60,10 @@ const Op& shape_of() {
   static const Op op = get_op("relax.shape_of");
   return op;
 }
+const Op& tensor_to_shape() {
+  static const Op op = get_op("relax.tensor_to_shape");
+  return op;
+}
 const Op& null_value() {
   static const Op op = get_op("relax.null_value");
   return op;

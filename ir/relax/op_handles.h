@@ -21,6 +21,7 @@ const Op& kill_tensor();    // relax.memory.kill_tensor
 const Op& reshape();
 const Op& flatten();
 const Op& shape_of();
+const Op& tensor_to_shape();
 const Op& null_value();
 const Op& print();
 

@@ -3,12 +3,13 @@
 // Algorithm: an ExprMutator rewrites each operator call, after its arguments, into
 // R.call_packed("vm.builtin.<name>", args..., sinfo_args=[the call's StructInfo]) by
 // the table of vm_contract.md: memory allocation, reshape (a view), flatten (a reshape
-// to the product of the dims when they are known), shape_of, null_value, print (its
-// format first), and closures (R.make_closure and R.invoke_closure with the tuple of
-// arguments spread). R.call_pure_packed becomes R.call_packed; R.call_packed and the
-// kills (which vm_codegen turns into register clears) stay. Any other operator
-// computes on tensors and has no VM builtin: a UserError at its binding (legalize-ops
-// turns those it knows into R.call_tir before this pass).
+// to the product of the dims when they are known), shape_of, tensor_to_shape (a read of
+// the tensor back to the host), null_value, print (its format first), and closures
+// (R.make_closure and R.invoke_closure with the tuple of arguments spread).
+// R.call_pure_packed becomes R.call_packed; R.call_packed and the kills (which
+// vm_codegen turns into register clears) stay. Any other operator computes on tensors
+// and has no VM builtin: a UserError at its binding (legalize-ops turns those it knows
+// into R.call_tir before this pass).
 #include <string>
 #include <vector>
 
@@ -54,6 +55,9 @@ class VmBuiltinLowerer : public ExprMutator {
     if (op.same_as(ops::reshape())) return builtin(abi::kReshape, args, sinfo, call->span);
     if (op.same_as(ops::flatten())) return flatten(call);
     if (op.same_as(ops::shape_of())) return builtin(abi::kShapeOf, args, sinfo, call->span);
+    if (op.same_as(ops::tensor_to_shape())) {
+      return builtin(abi::kTensorToShape, args, sinfo, call->span);
+    }
     if (op.same_as(ops::null_value())) {
       return builtin(abi::kNullValue, {}, object_sinfo(), call->span);
     }

@@ -15,6 +15,7 @@ inline constexpr char kCopy[] = "vm.builtin.copy";
 inline constexpr char kMakeTuple[] = "vm.builtin.make_tuple";
 inline constexpr char kTupleGetitem[] = "vm.builtin.tuple_getitem";
 inline constexpr char kShapeOf[] = "vm.builtin.shape_of";
+inline constexpr char kTensorToShape[] = "vm.builtin.tensor_to_shape";
 inline constexpr char kReshape[] = "vm.builtin.reshape";
 inline constexpr char kFlatten[] = "vm.builtin.flatten";
 inline constexpr char kMakeClosure[] = "vm.builtin.make_closure";

@@ -173,6 +173,31 @@ Value shape_of(VirtualMachine&, std::span<const Value> in) {
   return Value::shape(args.tensor(0, "tensor").shape);
 }
 
+// The values of a 1-D integer tensor as a shape: the host needs them, so a tensor on the
+// device is read back (waiting for the work that writes it). Dims are never negative.
+Value tensor_to_shape(VirtualMachine& vm, std::span<const Value> in) {
+  BuiltinArgs args(builtin::kTensorToShape, in);
+  args.expect_count(1);
+  const Tensor& t = args.tensor(0, "tensor");
+  if (t.shape.size() != 1 || t.dtype.lanes != 1 ||
+      (t.dtype.code != DType::Code::Int && t.dtype.code != DType::Code::UInt) ||
+      t.dtype.bits == 1) {
+    args.fail("expected a 1-D integer tensor, got a " + t.dtype.str() + " tensor of shape " +
+              shape_text(t.shape));
+  }
+  std::vector<uint8_t> bytes = vm.to_host(t);
+  std::vector<int64_t> dims;
+  for (int64_t k = 0; k < t.shape[0]; ++k) {
+    int64_t d = element_as_int(bytes.data() + static_cast<size_t>(k * t.dtype.bytes()), t.dtype);
+    if (d < 0) {
+      args.fail("entry " + std::to_string(k) + " of the tensor is " + std::to_string(d) +
+                "; a shape's dims are not negative");
+    }
+    dims.push_back(d);
+  }
+  return Value::shape(std::move(dims));
+}
+
 // A view of the same storage with another shape of as many elements.
 Value reshape(VirtualMachine&, std::span<const Value> in) {
   BuiltinArgs args(builtin::kReshape, in);
@@ -242,6 +267,7 @@ void add_builtins(PackedFuncTable& table) {
   table.emplace_back(builtin::kMakeTuple, make_tuple);
   table.emplace_back(builtin::kTupleGetitem, tuple_getitem);
   table.emplace_back(builtin::kShapeOf, shape_of);
+  table.emplace_back(builtin::kTensorToShape, tensor_to_shape);
   table.emplace_back(builtin::kReshape, reshape);
   table.emplace_back(builtin::kFlatten, flatten);
   table.emplace_back(builtin::kMakeClosure, make_closure);

@@ -414,5 +414,34 @@ TEST_F(OpsTest, Builtins) {
             "R.print: attribute 'format' must be a string");
 }
 
+TEST_F(OpsTest, TensorToShapeHasTheTensorsLengthAsNdim) {
+  const DataType i64 = DataType::Int(64);
+  StructInfo three = infer("tensor_to_shape", {var("t", tensor({I(3)}, i64))});
+  const auto* s = three.as<ShapeStructInfoNode>();
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->ndim, 3);
+  EXPECT_FALSE(s->values.has_value());
+  EXPECT_EQ(
+      infer("tensor_to_shape", {var("u", tensor({I(2)}, i32))}).as<ShapeStructInfoNode>()->ndim, 2);
+  // A length known only at run time, or an unknown rank, gives a shape of unknown ndim.
+  EXPECT_EQ(infer("tensor_to_shape", {var("v", tensor({n}, i64))}).as<ShapeStructInfoNode>()->ndim,
+            -1);
+  EXPECT_EQ(infer("tensor_to_shape", {var("w", tensor_sinfo_ndim(-1, i64))})
+                .as<ShapeStructInfoNode>()
+                ->ndim,
+            -1);
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("m", tensor({I(2), I(3)}, i64))}),
+            "R.tensor_to_shape: argument 'x' must be a 1-D integer tensor, got "
+            "R.Tensor((2, 3), dtype=\"int64\")");
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("f", tensor({I(3)}))}),
+            "R.tensor_to_shape: argument 'x' must be a 1-D integer tensor, got "
+            "R.Tensor((3,), dtype=\"float32\")");
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("b", tensor({I(3)}, DataType::Bool()))}),
+            "R.tensor_to_shape: argument 'x' must be a 1-D integer tensor, got "
+            "R.Tensor((3,), dtype=\"bool\")");
+  EXPECT_EQ(infer_error("tensor_to_shape", {var("s", shape_sinfo({I(2)}))}),
+            "R.tensor_to_shape: argument 'x' must be a tensor, got R.Shape([2])");
+}
+
 }  // namespace
 }  // namespace relaxc::relax

@@ -209,6 +209,25 @@ TEST_F(BuiltinTest, StorageTensorsAndViews) {
             "one device, index 0");
 }
 
+TEST_F(BuiltinTest, TensorToShapeReadsTheDevicesValues) {
+  std::vector<int64_t> dims = {4, 0, 7};
+  Value t = Value::tensor(machine().from_host(DType::Int(64), {3}, dims.data()));
+  EXPECT_EQ(run("vm.builtin.tensor_to_shape", {t}).as_shape(), dims);
+  std::vector<int32_t> narrow = {2, 5};
+  Value n = Value::tensor(machine().from_host(DType::Int(32), {2}, narrow.data()));
+  EXPECT_EQ(run("vm.builtin.tensor_to_shape", {n}).as_shape(), (std::vector<int64_t>{2, 5}));
+  std::vector<int64_t> negative = {3, -2};
+  Value neg = Value::tensor(machine().from_host(DType::Int(64), {2}, negative.data()));
+  EXPECT_EQ(error("vm.builtin.tensor_to_shape", {neg}),
+            "vm.builtin.tensor_to_shape: entry 1 of the tensor is -2; a shape's dims are not "
+            "negative");
+  EXPECT_EQ(error("vm.builtin.tensor_to_shape", {floats({2}, {1, 2})}),
+            "vm.builtin.tensor_to_shape: expected a 1-D integer tensor, got a float32 tensor of "
+            "shape (2,)");
+  EXPECT_EQ(error("vm.builtin.tensor_to_shape", {Value::shape({2})}),
+            "vm.builtin.tensor_to_shape: argument 0 (tensor) is a shape, expected a tensor");
+}
+
 TEST_F(BuiltinTest, TuplesAndNull) {
   Value t = run("vm.builtin.make_tuple", {Value::integer(1), Value::string("a")});
   EXPECT_EQ(run("vm.builtin.tuple_getitem", {t, Value::integer(1)}).as_string(), "a");

@@ -1,5 +1,5 @@
 // Call operators (call_tir, call_dps_packed, call_packed, call_pure_packed) and the
-// builtins shape_of, null_value and print.
+// builtins shape_of, tensor_to_shape, null_value and print.
 //
 // call_tir and call_dps_packed keep one sinfo_arg per output (`out_sinfo=[A, B]` is
 // two sinfo_args); their result is that TensorStructInfo, or a Tuple of them.
@@ -121,6 +121,22 @@ StructInfo infer_shape_of(const CallNode* call, const BlockBuilder&) {
   return shape_sinfo_ndim(x.ndim);
 }
 
+// R.tensor_to_shape(x): the values of a 1-D integer tensor as a shape, known only at run
+// time (the VM reads the tensor back to the host); the tensor's length, when it is a
+// constant, is the shape's ndim. R.match_cast binds shape variables to the values.
+StructInfo infer_tensor_to_shape(const CallNode* call, const BlockBuilder&) {
+  const TensorStructInfoNode& x = tensor_arg(call, 0);
+  if ((x.ndim != 1 && x.ndim != -1) ||
+      (!x.dtype.is_void() && (!x.dtype.is_integer() || x.dtype.is_bool()))) {
+    user_error(call->span) << op_display_name(call)
+                           << ": argument 'x' must be a 1-D integer tensor, got "
+                           << text::print_node(call->args[0]->struct_info);
+  }
+  const std::vector<PrimExpr>* dims = known_dims(x);
+  const int64_t* length = dims != nullptr ? tir::as_const_int((*dims)[0]) : nullptr;
+  return shape_sinfo_ndim(length != nullptr ? static_cast<int>(*length) : -1);
+}
+
 StructInfo infer_print(const CallNode* call, const BlockBuilder&) {
   const AttrValue* format = call->attrs.find("format");
   if (format == nullptr || format->kind != AttrValue::Kind::String) {
@@ -162,6 +178,7 @@ void register_call_ops() {
   }
 
   register_op(call_op("shape_of", {"x"}, 1, infer_shape_of));
+  register_op(call_op("tensor_to_shape", {"x"}, 1, infer_tensor_to_shape));
   register_op(call_op("null_value", {}, 0,
                       [](const CallNode*, const BlockBuilder&) { return object_sinfo(); }));
 

@@ -1,0 +1,27 @@
+// The shape family's converters for operands known only at run time
+// (shape_run_time.cc): ops_shape.cc calls them where known_at_import is false.
+#pragma once
+
+#include <vector>
+
+#include "frontend/onnx/converter.h"
+
+namespace relaxc::onnx_import {
+
+// Whether input `i`'s contents are known at import time (a constant, or shape elements).
+bool known_at_import(const NodeContext& ctx, size_t i);
+
+// Reshape with a run-time shape: its 0s (copy the input's dim, unless `allowzero`) and
+// its -1 (the element count over the product of the others) resolved on the device.
+std::vector<Value> reshape_at_run_time(NodeContext& ctx, bool allowzero);
+// Expand of an input of dims `in` to a run-time shape.
+std::vector<Value> expand_at_run_time(NodeContext& ctx, std::vector<relax::PrimExpr> in);
+// Slice (opset 10 on) with any of starts, ends, axes and steps known only at run time.
+std::vector<Value> slice_at_run_time(NodeContext& ctx);
+// Range of `dtype` with bounds known only at run time.
+std::vector<Value> range_at_run_time(NodeContext& ctx, DataType dtype);
+// Unsqueeze and Squeeze (opset 13 on) with run-time axes.
+std::vector<Value> unsqueeze_at_run_time(NodeContext& ctx);
+std::vector<Value> squeeze_at_run_time(NodeContext& ctx);
+
+}  // namespace relaxc::onnx_import
