@@ -512,7 +512,12 @@ onnx::ModelProto updated_model(const onnx::ModelProto& model, const std::string&
   };
   // The adapters read the ranks of the values, which old models rarely declare.
   onnx::ModelProto inferred = model;
-  onnx::shape_inference::InferShapes(inferred);
+  try {
+    onnx::shape_inference::InferShapes(inferred);
+  } catch (const std::exception& e) {
+    // Shape inference throws where the declared shapes contradict the operators'.
+    model_error(name, "invalid: ONNX's shape inference rejects the model: " + one_line(e.what()));
+  }
   // libonnx 1.12's adapter of the binary operators' 'broadcast' and 'axis' attributes
   // aligns the second input with the first's axes from 'axis' only when 'axis' is 0 or
   // already puts it last, and only when it knows both ranks; otherwise at the last axes,

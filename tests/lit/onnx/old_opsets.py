@@ -95,6 +95,16 @@ check_model("broadcast to the last axes", trailing, [{"x": rand(2, 3, 4, 5)}],
             lambda x: x * c45)
 # CHECK: ok: broadcast to the last axes
 
+# A declared output shape that contradicts the operator's (found by fuzz_onnx: the shape
+# inference that the update needs threw past the importer).
+contradiction = make_model([helper.make_node("Not", ["x"], ["y"])],
+                           [tensor_info("x", np.bool_, [3, 43])],
+                           [tensor_info("y", np.bool_, [3, 4])], opset=1)
+expect_error("declared shape contradicts", contradiction, [np.zeros((3, 43), np.bool_)],
+             "shape inference rejects")
+# CHECK-LABEL: ok: declared shape contradicts
+# CHECK-NEXT: error: {{.*}}: invalid: ONNX's shape inference rejects the model: [ShapeInferenceError] (op_type:Not): [ShapeInferenceError] Inferred shape and existing shape differ in dimension 1: (43) vs (4)
+
 # Opset 0 does not exist; opset 18 (past what libonnx 1.12 knows) is in errors.py.
 zero = make_model([helper.make_node("Identity", ["x"], ["y"])],
                   [tensor_info("x", np.float32, [2])], [tensor_info("y", np.float32, [2])],
