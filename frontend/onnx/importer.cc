@@ -510,6 +510,27 @@ onnx::ModelProto updated_model(const onnx::ModelProto& model, const std::string&
                           "update the model to opset " +
                           std::to_string(kMinOpset) + ", the oldest relaxc imports: " + why);
   };
+  // The converter's graph import dereferences what the checker lets through at these
+  // opsets: a graph output that nothing defines (it crashed on one, found by fuzz_onnx),
+  // and subgraphs, which it imports with the same code.
+  const onnx::GraphProto& graph = model.graph();
+  std::set<std::string> defined;
+  for (const onnx::ValueInfoProto& input : graph.input()) defined.insert(input.name());
+  for (const onnx::TensorProto& init : graph.initializer()) defined.insert(init.name());
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const onnx::AttributeProto& attr : node.attribute()) {
+      if (attr.has_g() || attr.graphs_size() > 0) {
+        fail("node '" + node.name() + "' (" + node.op_type() + ") has a subgraph (attribute '" +
+             attr.name() + "'), which relaxc does not update");
+      }
+    }
+    defined.insert(node.output().begin(), node.output().end());
+  }
+  for (const onnx::ValueInfoProto& output : graph.output()) {
+    if (!defined.contains(output.name())) {
+      model_error(name, "graph output '" + output.name() + "' is computed by no node");
+    }
+  }
   // The adapters read the ranks of the values, which old models rarely declare.
   onnx::ModelProto inferred = model;
   try {

@@ -105,6 +105,24 @@ expect_error("declared shape contradicts", contradiction, [np.zeros((3, 43), np.
 # CHECK-LABEL: ok: declared shape contradicts
 # CHECK-NEXT: error: {{.*}}: invalid: ONNX's shape inference rejects the model: [ShapeInferenceError] (op_type:Not): [ShapeInferenceError] Inferred shape and existing shape differ in dimension 1: (43) vs (4)
 
+# A graph output that nothing computes (found by fuzz_onnx: the version converter's graph
+# import crashed on it), and a subgraph, which the same import reads.
+undefined = make_model([helper.make_node("Softplus", ["x"], ["y"])],
+                       [tensor_info("x", np.float32, [3])], [tensor_info("Y", np.float32, [3])],
+                       opset=1)
+expect_error("undefined output", undefined, [rand(3)], "computed by no node")
+# CHECK-LABEL: ok: undefined output
+# CHECK-NEXT: error: {{.*}}undefined_output.onnx: graph output 'Y' is computed by no node
+branch = helper.make_graph([helper.make_node("Identity", ["x"], ["z"])], "branch", [],
+                           [tensor_info("z", np.float32, [3])])
+with_if = make_model([helper.make_node("If", ["c"], ["y"], name="choose", then_branch=branch,
+                                       else_branch=branch)],
+                     [tensor_info("x", np.float32, [3]), tensor_info("c", np.bool_, [])],
+                     [tensor_info("y", np.float32, [3])], opset=1)
+expect_error("subgraph", with_if, [rand(3), np.bool_(True)], "has a subgraph")
+# CHECK-LABEL: ok: subgraph
+# CHECK-NEXT: error: {{.*}}: unsupported: opset 1 of the default ONNX domain: the ONNX version converter cannot update the model to opset 7, the oldest relaxc imports: node 'choose' (If) has a subgraph (attribute 'else_branch'), which relaxc does not update
+
 # Opset 0 does not exist; opset 18 (past what libonnx 1.12 knows) is in errors.py.
 zero = make_model([helper.make_node("Identity", ["x"], ["y"])],
                   [tensor_info("x", np.float32, [2])], [tensor_info("y", np.float32, [2])],
