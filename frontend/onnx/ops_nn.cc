@@ -14,6 +14,7 @@
 
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/op_helpers.h"
+#include "frontend/onnx/shape_values.h"
 #include "ir/tir/expr.h"
 
 namespace relaxc::onnx_import {
@@ -539,11 +540,8 @@ Expr hardmax(NodeContext& ctx, Expr x, int64_t axis, const std::vector<PrimExpr>
       "relax.argmax", {x},
       Attrs({{"axis", AttrValue::integer(axis)}, {"keepdims", AttrValue::boolean(true)}}));
   DataType i64 = DataType::Int(64);
-  Expr positions = ctx.emit_op("relax.arange",
-                               {relax::make_prim_value(tir::int_imm(i64, 0)),
-                                relax::make_prim_value(dims[static_cast<size_t>(axis)]),
-                                relax::make_prim_value(tir::int_imm(i64, 1))},
-                               Attrs({{"dtype", AttrValue::data_type(i64)}}));
+  // iota, not relax.arange: the axis's dim may be symbolic.
+  Expr positions = iota(ctx, dims[static_cast<size_t>(axis)], tir::int_imm(i64, 0), 1);
   std::vector<PrimExpr> along(dims.size(), tir::int_imm(i64, 1));
   along[static_cast<size_t>(axis)] = dims[static_cast<size_t>(axis)];
   Expr hot = binary(ctx, "equal", index, reshape(ctx, positions, along));

@@ -131,6 +131,16 @@ check_model("softmax_lrn_symbolic_batch", model,
             [{"x": rand(1, 3, 4), "l": rand(1, 5, 3, 2)}, {"x": rand(3, 3, 4), "l": rand(3, 5, 3, 2)}],
             lambda x, l: (coerced(softmax, x, 1), lrn(l, 3)), atol=1e-5)
 # CHECK: ok: softmax_lrn_symbolic_batch
+# Hardmax along a symbolic dim (found by fuzz_onnx: its positions were an arange whose
+# bound, a shape variable, the module could not hold).
+model = make_model([helper.make_node("Hardmax", ["h"], ["hardmax"])],
+                   [tensor_info("h", np.float32, [4, "m"])],
+                   [tensor_info("hardmax", np.float32, [4, "m"])], opset=13)
+check_model("hardmax_symbolic_axis", model,
+            [{"h": np.float32(rng.integers(0, 3, (4, 5)))},
+             {"h": np.float32(rng.integers(0, 3, (4, 2)))}],
+            lambda h: hardmax(h, -1))
+# CHECK: ok: hardmax_symbolic_axis
 
 # Refusals: the training forms of BatchNormalization.
 inits = {"s": scale, "b": bias, "m": mean, "v": var}
