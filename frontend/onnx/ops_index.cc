@@ -203,8 +203,18 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
   std::vector<PrimExpr> out;
   for (int k = 2; k < 4; ++k) {
     double scale = scales.element_as_double(k);
+    // Past 2^62 no dim is a tensor's; the casts below must not see such a value.
+    const double kLargestSize = std::ldexp(1.0, 62);
+    if (!(scale > 0) || scale >= kLargestSize) {
+      ctx.invalid(what + ": entry " + std::to_string(k) + " is " + std::to_string(scale) +
+                  "; a scale is positive and less than 2^62");
+    }
     if (const int64_t* d = tir::as_const_int(dims[k])) {
       double size = static_cast<double>(*d) * scale;
+      if (size >= kLargestSize) {
+        ctx.unsupported(what + ": dim " + std::to_string(k) +
+                        " times its scale is more than a tensor can hold");
+      }
       if (size != std::floor(size)) {
         ctx.unsupported(what + ": dim " + std::to_string(k) +
                         " times its scale is not a whole number");

@@ -79,6 +79,13 @@ sizes = {"z": i64([1, 2, 4, 4])}
 # CHECK: ok: resize mode
 # CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 13): invalid: attribute 'mode' "area"; expected nearest, linear or cubic
 expect_error("resize mode", resize({"mode": "area"}, {"r": empty, **sizes}), [img], "\"area\"")
+# A scale past what a dim can be (found by fuzz_onnx: its size's conversion to an integer
+# was undefined behaviour).
+# CHECK: ok: resize huge scale
+# CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 10): invalid: input 1 'scales': entry 3 is 38334640028177661952.000000; a scale is positive and less than 2^62
+expect_error("resize huge scale",
+             resize({}, {"s": np.float32([1, 1, 1, 3.8334640028177662e19])}, 10, ("x", "s")),
+             [img], "less than 2^62")
 # CHECK: ok: resize cubic opset 10
 # CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 10): invalid: attribute 'mode' "cubic"; expected nearest, linear (cubic from opset 11)
 expect_error("resize cubic opset 10",
