@@ -8,6 +8,7 @@
 
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/op_helpers.h"
+#include "frontend/onnx/shape_run_time.h"
 #include "frontend/onnx/shape_values.h"
 #include "ir/arith/analyzer.h"
 #include "ir/relax/ops/op_common.h"
@@ -178,6 +179,15 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
   const std::string what =
       attribute ? "attribute 'scales'" : "input " + std::to_string(scales_at) + " 'scales'";
   if (ctx.opset() >= 11 && ctx.has_input(3)) {
+    if (!known_at_import(ctx, 3)) {
+      // Read at run time; the match_cast checks that the batch and channel dims stay.
+      if (run_time_length(ctx, ctx.tensor(3), "input 3 'sizes'") != 4) {
+        ctx.invalid("input 3 'sizes' must have 4 entries");
+      }
+      std::vector<PrimExpr> sizes =
+          run_time_dims(ctx, ctx.tensor(3), "input 3 'sizes'", {dims[0], dims[1]});
+      return {sizes[2], sizes[3]};
+    }
     std::vector<PrimExpr> sizes = ctx.shape_input(3, "sizes");
     if (sizes.size() != 4) ctx.invalid("input 3 'sizes' must have 4 entries");
     arith::Analyzer analyzer;

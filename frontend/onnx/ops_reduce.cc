@@ -7,6 +7,8 @@
 
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/op_helpers.h"
+#include "frontend/onnx/shape_run_time.h"
+#include "frontend/onnx/shape_values.h"
 #include "ir/tir/expr.h"
 
 namespace relaxc::onnx_import {
@@ -34,7 +36,10 @@ Reduction reduction_of(const NodeContext& ctx, bool axes_from_input) {
   int64_t ndim = input_tensor(ctx, 0, "data").ndim;
   std::vector<int64_t> axes;
   if (axes_from_input) {
-    if (ctx.has_input(1)) {
+    // Axes known only at run time with no entries are known to be none.
+    bool empty = ctx.has_input(1) && !known_at_import(ctx, 1) &&
+                 run_time_length(ctx, ctx.tensor(1), "input 1 'axes'") == 0;
+    if (ctx.has_input(1) && !empty) {
       const HostTensor& given = ctx.constant_input(1, "axes");
       for (int64_t i = 0; i < given.num_elements(); ++i) axes.push_back(given.element_as_int(i));
     }
@@ -110,7 +115,17 @@ Converter reduce_converter(ReduceKind kind, bool axes_input_from_13) {
       ctx.unsupported("input 0 'data' of type " + dtype.str() +
                       " is not supported: this reduction is computed in floating point");
     }
-    Reduction r = reduction_of(ctx, ctx.opset() >= (axes_input_from_13 ? 13 : 18));
+    bool axes_from_input = ctx.opset() >= (axes_input_from_13 ? 13 : 18);
+    if (axes_from_input && ctx.has_input(1) && !known_at_import(ctx, 1) &&
+        run_time_length(ctx, ctx.tensor(1), "input 1 'axes'") > 0) {
+      if (kind != ReduceKind::Sum) {
+        ctx.unsupported(
+            "input 1 'axes' must be known when the model is imported (only "
+            "ReduceSum takes axes known at run time)");
+      }
+      return reduce_sum_at_run_time(ctx, ctx.attr_int("keepdims", 1) != 0);
+    }
+    Reduction r = reduction_of(ctx, axes_from_input);
     if (r.identity) return single(ctx.tensor(0));
     return single(reduce(ctx, kind, r, ctx.tensor(0)));
   };

@@ -1,6 +1,6 @@
-// The shape family's converters for operands known only at run time (graph inputs,
-// tensors computed from data): Reshape's shape, Expand's shape, Slice's starts, ends,
-// axes and steps, Range's bounds, Unsqueeze's and Squeeze's axes. What the output's
+// The converters for operands known only at run time (graph inputs, tensors computed
+// from data): Reshape's shape, Expand's shape, Slice's starts, ends, axes and steps,
+// Range's bounds, Unsqueeze's, Squeeze's and ReduceSum's axes. What the output's
 // shape needs is computed on the device with Relax operators, read back with
 // R.tensor_to_shape and bound to new shape variables (run_time_dims, shape_values.h).
 // Operands that ONNX forbids (an axis out of range, a delta of 0) make a shape entry
@@ -65,26 +65,20 @@ std::vector<Value> reshape_at_run_time(NodeContext& ctx, bool allowzero) {
   return single(emit_reshape(ctx, ctx.tensor(0), run_time_dims(ctx, shape, "input 1 'shape'")));
 }
 
-// A Squeeze whose axes are known only at run time is a reshape to the dims that are not
-// squeezed: output dim q is the input's dim p where p is the (q+1)-th kept dim (an argmax
-// over the running count of kept dims). A squeezed dim that is not 1, or an axis out of
-// range or repeated, which ONNX forbids, makes the shape's entries -1, which the VM
-// refuses (a squeeze to a scalar has no entries: its reshape checks the element count).
-std::vector<Value> squeeze_at_run_time(NodeContext& ctx) {
-  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+namespace {
+
+// The int64 copy of an integer tensor.
+Expr to_i64(NodeContext& ctx, const Expr& e) {
+  return ctx.emit_op("relax.astype", {e},
+                     Attrs({{"dtype", AttrValue::data_type(DataType::Int(64))}}));
+}
+
+// How many of the run-time `axes` (input `i`, k entries, negative ones counting from the
+// end) name each dim of a rank-`rank` input: an int64 tensor of `rank` entries.
+Expr axis_matches(NodeContext& ctx, size_t i, int64_t k, int64_t rank) {
   const DataType i64 = DataType::Int(64);
   auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
-  auto to_i64 = [&](const Expr& e) {
-    return ctx.emit_op("relax.astype", {e}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
-  };
-  auto k = static_cast<int64_t>(run_time_length(ctx, ctx.tensor(1), "input 1 'axes'"));
-  auto rank = static_cast<int64_t>(in.size());
-  int64_t out_rank = rank - k;
-  if (out_rank < 0) {
-    ctx.invalid("input 1 'axes' has " + std::to_string(k) + " entries; the input has rank " +
-                std::to_string(rank));
-  }
-  Expr axes = to_i64(ctx.tensor(1));
+  Expr axes = to_i64(ctx, ctx.tensor(i));
   axes = ctx.emit_op("relax.where", {ctx.emit_op("relax.less", {axes, constant(0)}),
                                      ctx.emit_op("relax.add", {axes, constant(rank)}), axes});
   std::vector<PrimExpr> positions;
@@ -93,8 +87,22 @@ std::vector<Value> squeeze_at_run_time(NodeContext& ctx) {
       emit_reshape(ctx, dims_tensor(ctx, positions), {relax::const_dim(rank), relax::const_dim(1)});
   Expr hits = ctx.emit_op(
       "relax.equal", {emit_reshape(ctx, axes, {relax::const_dim(1), relax::const_dim(k)}), column});
-  Expr matches =
-      ctx.emit_op("relax.sum", {to_i64(hits)}, Attrs({{"axis", AttrValue::int_list({1})}}));
+  return ctx.emit_op("relax.sum", {to_i64(ctx, hits)}, Attrs({{"axis", AttrValue::int_list({1})}}));
+}
+
+// `x` of dims `in` without the dims that input `i`'s k run-time axes name: a reshape to
+// the dims that are not squeezed, output dim q being the input's dim p where p is the
+// (q+1)-th kept dim (an argmax over the running count of kept dims). A squeezed dim that
+// is not 1, or an axis out of range or repeated, which ONNX forbids, makes the shape's
+// entries -1, which the VM refuses (a squeeze to a scalar has no entries: its reshape
+// checks the element count).
+Expr squeeze_run_time_axes(NodeContext& ctx, const Expr& x, const std::vector<PrimExpr>& in,
+                           size_t i, int64_t k) {
+  const DataType i64 = DataType::Int(64);
+  auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
+  auto rank = static_cast<int64_t>(in.size());
+  int64_t out_rank = rank - k;
+  Expr matches = axis_matches(ctx, i, k, rank);
   Expr squeezed = ctx.emit_op("relax.greater", {matches, constant(0)});
   Expr dims = dims_tensor(ctx, in);
   Expr bad =
@@ -104,11 +112,11 @@ std::vector<Value> squeeze_at_run_time(NodeContext& ctx) {
                                {squeezed, ctx.emit_op("relax.not_equal", {dims, constant(1)})})});
   Expr valid = ctx.emit_op(
       "relax.logical_and",
-      {ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {to_i64(bad)}), constant(0)}),
+      {ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {to_i64(ctx, bad)}), constant(0)}),
        ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {matches}), constant(k)})});
   Expr kept = ctx.emit_op("relax.logical_not", {squeezed});
   Expr running = ctx.emit_op(
-      "relax.cumsum", {to_i64(kept)},
+      "relax.cumsum", {to_i64(ctx, kept)},
       Attrs({{"axis", AttrValue::integer(0)}, {"exclusive", AttrValue::boolean(false)}}));
   std::vector<PrimExpr> ordinals;
   for (int64_t q = 1; q <= out_rank; ++q) ordinals.push_back(relax::const_dim(q));
@@ -121,11 +129,66 @@ std::vector<Value> squeeze_at_run_time(NodeContext& ctx) {
                                                                  {relax::const_dim(out_rank),
                                                                   relax::const_dim(1)})}),
        as_row(kept)});
-  Expr source =
-      ctx.emit_op("relax.argmax", {to_i64(is_source)}, Attrs({{"axis", AttrValue::integer(1)}}));
+  Expr source = ctx.emit_op("relax.argmax", {to_i64(ctx, is_source)},
+                            Attrs({{"axis", AttrValue::integer(1)}}));
   Expr shape = ctx.emit_op("relax.take", {dims, source}, Attrs({{"axis", AttrValue::integer(0)}}));
   shape = ctx.emit_op("relax.where", {valid, shape, constant(-1)});
-  return single(emit_reshape(ctx, ctx.tensor(0), run_time_dims(ctx, shape, "the output's shape")));
+  return emit_reshape(ctx, x, run_time_dims(ctx, shape, "the output's shape"));
+}
+
+}  // namespace
+
+// A Squeeze whose axes are known only at run time.
+std::vector<Value> squeeze_at_run_time(NodeContext& ctx) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+  auto k = static_cast<int64_t>(run_time_length(ctx, ctx.tensor(1), "input 1 'axes'"));
+  if (k > static_cast<int64_t>(in.size())) {
+    ctx.invalid("input 1 'axes' has " + std::to_string(k) + " entries; the input has rank " +
+                std::to_string(in.size()));
+  }
+  return single(squeeze_run_time_axes(ctx, ctx.tensor(0), in, 1, k));
+}
+
+// A ReduceSum whose k > 0 axes are known only at run time: axis by axis, where the axis
+// is reduced the sum over it (kept as a dim of 1) broadcasts over the dim, so the shape
+// stays the input's; then each dim is cut to its first entry where reduced (a take of
+// [0, out_d) with out_d, 1 or the dim, read at run time), and without keepdims the reduced
+// dims are squeezed. An axis out of range or repeated, which ONNX forbids, makes out_d -1,
+// which the VM refuses.
+std::vector<Value> reduce_sum_at_run_time(NodeContext& ctx, bool keepdims) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+  const DataType i64 = DataType::Int(64);
+  auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
+  auto k = static_cast<int64_t>(run_time_length(ctx, ctx.tensor(1), "input 1 'axes'"));
+  auto rank = static_cast<int64_t>(in.size());
+  if (k > rank) {
+    ctx.invalid("input 1 'axes' has " + std::to_string(k) + " entries; the input has rank " +
+                std::to_string(rank));
+  }
+  Expr matches = axis_matches(ctx, 1, k, rank);
+  Expr reduced = ctx.emit_op("relax.greater", {matches, constant(0)});
+  Expr valid =
+      ctx.emit_op("relax.logical_and",
+                  {ctx.emit_op("relax.less_equal", {matches, constant(1)}),
+                   ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {matches}), constant(k)})});
+  Expr out = ctx.emit_op("relax.where", {reduced, constant(1), dims_tensor(ctx, in)});
+  out = ctx.emit_op("relax.where", {valid, out, constant(-1)});
+  Expr x = ctx.tensor(0);
+  Attrs at({{"axis", AttrValue::integer(0)}});
+  for (int64_t d = 0; d < rank; ++d) {
+    Expr sum = ctx.emit_op(
+        "relax.sum", {x},
+        Attrs({{"axis", AttrValue::int_list({d})}, {"keepdims", AttrValue::boolean(true)}}));
+    Expr flag =
+        ctx.emit_op("relax.take", {reduced, relax::make_prim_value(relax::const_dim(d))}, at);
+    x = ctx.emit_op("relax.where", {flag, sum, x});
+  }
+  std::vector<PrimExpr> dims = run_time_dims(ctx, out, "the output's shape");
+  for (int64_t d = 0; d < rank; ++d) {
+    x = ctx.emit_op("relax.take", {x, iota(ctx, dims[d], relax::const_dim(0), 1)},
+                    Attrs({{"axis", AttrValue::integer(d)}}));
+  }
+  return single(keepdims ? x : squeeze_run_time_axes(ctx, x, dims, 1, k));
 }
 
 // An Unsqueeze whose axes are known only at run time is a reshape to a shape computed on

@@ -1,5 +1,5 @@
-// The shape family's converters for operands known only at run time
-// (shape_run_time.cc): ops_shape.cc calls them where known_at_import is false.
+// The converters for operands known only at run time (shape_run_time.cc): the family
+// files (ops_shape.cc, ops_reduce.cc, ...) call them where known_at_import is false.
 #pragma once
 
 #include <vector>
@@ -23,5 +23,7 @@ std::vector<Value> range_at_run_time(NodeContext& ctx, DataType dtype);
 // Unsqueeze and Squeeze (opset 13 on) with run-time axes.
 std::vector<Value> unsqueeze_at_run_time(NodeContext& ctx);
 std::vector<Value> squeeze_at_run_time(NodeContext& ctx);
+// ReduceSum (opset 13 on) with axes known only at run time, at least one.
+std::vector<Value> reduce_sum_at_run_time(NodeContext& ctx, bool keepdims);
 
 }  // namespace relaxc::onnx_import

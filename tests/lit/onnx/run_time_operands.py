@@ -1,0 +1,91 @@
+# Operands of the index, reduce and shape families known only at run time (graph
+# inputs, not constants): Resize's sizes, ReduceSum's axes. Each model is built once and
+# run at two values of the operand, compared with NumPy; what ONNX forbids (an axis out
+# of range, sizes that change the batch) is a run-time error.
+#
+# RUN: %onnx_check %s --work %t | FileCheck %s
+# CHECK-NOT: FAIL
+
+import numpy as np
+from onnx import helper
+from onnx_check import check_model, expect_error, make_model, tensor_info
+
+f32 = np.float32
+i64 = lambda v: np.asarray(v, np.int64)
+rng = np.random.default_rng(15)
+
+
+def model(op_type, inputs, outputs, attrs=None, opset=13):
+    node = helper.make_node(op_type, [i[0] for i in inputs], [o[0] for o in outputs],
+                            name=op_type.lower(), **(attrs or {}))
+    return make_model([node], [tensor_info(*i) for i in inputs],
+                      [tensor_info(*o) for o in outputs], opset=opset)
+
+
+# Resize with run-time sizes, nearest under asymmetric / floor: output pixel (i, j)
+# reads input pixel (floor(i * h / H), floor(j * w / W)).
+def resize_nearest(x, sizes):
+    h, w = x.shape[2:]
+    rows = np.floor(np.arange(sizes[2]) * (h / sizes[2])).astype(int)
+    columns = np.floor(np.arange(sizes[3]) * (w / sizes[3])).astype(int)
+    return x[:, :, rows][:, :, :, columns]
+
+
+# CHECK: ok: resize sizes
+img = rng.standard_normal((1, 2, 4, 6)).astype(f32)
+resize = model("Resize", [("x", f32, [1, 2, 4, 6]), ("roi", f32, [0]), ("scales", f32, [0]),
+                          ("sizes", np.int64, [4])],
+               [("y", f32, [1, 2, None, None])],
+               {"mode": "nearest", "coordinate_transformation_mode": "asymmetric",
+                "nearest_mode": "floor"})
+no = np.zeros(0, f32)
+check_model("resize sizes", resize,
+            [[img, no, no, i64([1, 2, 8, 3])], [img, no, no, i64([1, 2, 2, 12])]],
+            lambda x, roi, scales, sizes: resize_nearest(x, sizes))
+
+
+# ReduceSum with run-time axes (negative ones count from the end), kept or dropped.
+def reduce_sum(x, axes, keepdims):
+    return np.sum(x, axis=tuple(int(a) for a in axes), keepdims=keepdims)
+
+
+r = rng.standard_normal((2, 3, 4)).astype(f32)
+# CHECK: ok: reduce sum keepdims
+rs_keep = model("ReduceSum", [("x", f32, [2, 3, 4]), ("a", np.int64, [2])],
+                [("y", f32, [None, None, None])])
+check_model("reduce sum keepdims", rs_keep, [[r, i64([0, 2])], [r, i64([-2, 0])]],
+            lambda x, a: reduce_sum(x, a, True))
+# CHECK: ok: reduce sum drop dims
+rs_drop = model("ReduceSum", [("x", f32, ["n", 3, 4]), ("a", np.int64, [1])],
+                [("y", f32, [None, None])], {"keepdims": 0})
+r5 = rng.standard_normal((5, 3, 4)).astype(f32)
+check_model("reduce sum drop dims", rs_drop, [[r, i64([1])], [r5, i64([-1])]],
+            lambda x, a: reduce_sum(x, a, False))
+# Axes of no entries: every axis, or none with noop_with_empty_axes.
+# CHECK: ok: reduce sum empty axes
+rs_empty = model("ReduceSum", [("x", f32, [2, 3, 4]), ("a", np.int64, [0])],
+                 [("y", f32, [None, None, None])])
+check_model("reduce sum empty axes", rs_empty, [[r, i64([])]],
+            lambda x, a: np.sum(x, keepdims=True))
+# CHECK: ok: reduce sum noop
+rs_noop = model("ReduceSum", [("x", f32, [2, 3, 4]), ("a", np.int64, [0])],
+                [("y", f32, [None, None, None])], {"noop_with_empty_axes": 1})
+check_model("reduce sum noop", rs_noop, [[r, i64([])]], lambda x, a: x)
+
+# Run-time errors: each names what broke.
+# CHECK: ok: resize sizes change the channels
+# CHECK-NEXT: error: {{.*}}: match_cast 'shape', expected R.Shape([1, 2, y_2, y_3]): dimension 1 is 3, expected 2
+expect_error("resize sizes change the channels", resize, [img, no, no, i64([1, 3, 8, 3])],
+             "dimension 1 is 3, expected 2")
+# CHECK: ok: reduce sum axis out of range
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+expect_error("reduce sum axis out of range", rs_keep, [r, i64([0, 3])], "is -1")
+# CHECK: ok: reduce sum repeated axis
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
+expect_error("reduce sum repeated axis", rs_keep, [r, i64([1, -2])], "is -1")
+# Axes whose length is not known at import give the output no rank: refused.
+# CHECK: ok: reduce sum unknown length
+# CHECK-NEXT: error: {{.*}}: node 'reducesum' (ReduceSum, opset 13): unsupported: input 1 'axes' is known only at run time and so is its length, which gives the output's rank; relaxc needs the rank when the model is imported
+rs_any = model("ReduceSum", [("x", f32, [2, 3, 4]), ("a", np.int64, [None])],
+               [("y", f32, [None, None, None])])
+expect_error("reduce sum unknown length", rs_any, [r, i64([0])], "its length")
