@@ -237,6 +237,7 @@ std::vector<Value> convert_split(NodeContext& ctx) {
   if (ctx.opset() < 13) {
     if (ctx.has_attr("split")) sizes = ctx.attr_ints("split");
   } else if (ctx.has_input(1)) {
+    if (!known_at_import(ctx, 1)) return split_at_run_time(ctx, axis, static_cast<size_t>(outputs));
     sizes = const_shape_input(ctx, 1, "split");
   }
   AttrValue sections = AttrValue::integer(outputs);
@@ -414,6 +415,14 @@ std::vector<Value> convert_tile(NodeContext& ctx) {
 
 std::vector<Value> convert_pad(NodeContext& ctx) {
   int rank = input_rank(ctx, 0, "data");
+  std::string mode = ctx.attr_string("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") {
+    ctx.unsupported("attribute 'mode' \"" + mode + "\" (constant, reflect and edge are)");
+  }
+  if (ctx.opset() >= 11 &&
+      (!known_at_import(ctx, 1) || (ctx.has_input(2) && !known_at_import(ctx, 2)))) {
+    return pad_at_run_time(ctx, mode);
+  }
   std::vector<int64_t> pads;
   double value = 0;
   if (ctx.opset() < 11) {
@@ -426,10 +435,6 @@ std::vector<Value> convert_pad(NodeContext& ctx) {
       if (v.num_elements() != 1) ctx.invalid("input 2 'constant_value' must hold one value");
       value = v.element_as_double(0);
     }
-  }
-  std::string mode = ctx.attr_string("mode", "constant");
-  if (mode != "constant" && mode != "reflect" && mode != "edge") {
-    ctx.unsupported("attribute 'mode' \"" + mode + "\" (constant, reflect and edge are)");
   }
   if (static_cast<int>(pads.size()) != 2 * rank) {
     ctx.invalid("'pads' has " + std::to_string(pads.size()) + " entries; an input of rank " +

@@ -403,4 +403,124 @@ std::vector<Value> range_at_run_time(NodeContext& ctx, DataType dtype) {
   return single(out);
 }
 
+// A Split (opset 13 on) whose sizes are known only at run time: they become shape
+// variables, and output k is a take of [offset_k, offset_k + size_k) along the axis.
+// Sizes that are negative or do not add up to the dim, which ONNX forbids, all become
+// -1, which the VM refuses.
+std::vector<Value> split_at_run_time(NodeContext& ctx, int64_t axis, size_t outputs) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "input");
+  const DataType i64 = DataType::Int(64);
+  auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
+  size_t length = run_time_length(ctx, ctx.tensor(1), "input 1 'split'");
+  if (length != outputs) {
+    ctx.invalid("input 1 'split' has " + std::to_string(length) + " sizes for " +
+                std::to_string(outputs) + " outputs");
+  }
+  Expr sizes = to_i64(ctx, ctx.tensor(1));
+  Expr valid = ctx.emit_op(
+      "relax.logical_and",
+      {ctx.emit_op("relax.equal", {ctx.emit_op("relax.sum", {sizes}),
+                                   prim_expr_tensor(ctx, in[static_cast<size_t>(axis)])}),
+       ctx.emit_op("relax.greater_equal", {ctx.emit_op("relax.min", {sizes}), constant(0)})});
+  sizes = ctx.emit_op("relax.where", {valid, sizes, constant(-1)});
+  std::vector<PrimExpr> lengths = run_time_dims(ctx, sizes, "input 1 'split'");
+  std::vector<Value> out;
+  PrimExpr offset = relax::const_dim(0);
+  for (const PrimExpr& n : lengths) {
+    out.push_back(Value{ctx.emit_op("relax.take", {ctx.tensor(0), iota(ctx, n, offset, 1)},
+                                    Attrs({{"axis", AttrValue::integer(axis)}})),
+                        {},
+                        {}});
+    offset = simplify_dims(offset + n);
+  }
+  return out;
+}
+
+// A Pad (opset 11 on) whose pads or constant value are known only at run time. Output
+// dim d is n + begin + end, read at run time; its index j reads input index j - begin,
+// clamped to the dim (edge), mirrored about the first and last entries (reflect), or
+// masked to the value where outside the dim (constant), each dim a take. Negative pads
+// crop. A dim of -1, which the VM refuses, marks what ONNX forbids or relaxc can't
+// express: reflect pads past n - 1 (more than one mirror image), a padded dim of 0.
+std::vector<Value> pad_at_run_time(NodeContext& ctx, const std::string& mode) {
+  std::vector<PrimExpr> in = input_dims(ctx, 0, "data");
+  DataType dtype = input_tensor(ctx, 0, "data").dtype;
+  const DataType i64 = DataType::Int(64);
+  auto constant = [&](int64_t v) { return scalar_constant(ctx, i64, static_cast<double>(v)); };
+  auto rank = static_cast<int64_t>(in.size());
+  size_t length = run_time_length(ctx, ctx.tensor(1), "input 1 'pads'");
+  if (static_cast<int64_t>(length) != 2 * rank) {
+    ctx.invalid("input 1 'pads' has " + std::to_string(length) + " entries; an input of rank " +
+                std::to_string(rank) + " needs " + std::to_string(2 * rank));
+  }
+  Expr pads =
+      emit_reshape(ctx, to_i64(ctx, ctx.tensor(1)), {relax::const_dim(2), relax::const_dim(rank)});
+  Attrs row0({{"axis", AttrValue::integer(0)}});
+  Expr begin = ctx.emit_op("relax.take", {pads, relax::make_prim_value(relax::const_dim(0))}, row0);
+  Expr end = ctx.emit_op("relax.take", {pads, relax::make_prim_value(relax::const_dim(1))}, row0);
+  Expr n = dims_tensor(ctx, in);
+  Expr out = ctx.emit_op("relax.add", {n, ctx.emit_op("relax.add", {begin, end})});
+  Expr padded =
+      ctx.emit_op("relax.logical_or", {ctx.emit_op("relax.not_equal", {begin, constant(0)}),
+                                       ctx.emit_op("relax.not_equal", {end, constant(0)})});
+  // Padding an empty dim has nothing to copy from, except with a constant.
+  Expr valid =
+      mode == "constant"
+          ? ctx.emit_op("relax.greater_equal", {out, constant(0)})
+          : ctx.emit_op("relax.logical_not",
+                        {ctx.emit_op("relax.logical_and",
+                                     {padded, ctx.emit_op("relax.equal", {n, constant(0)})})});
+  if (mode == "reflect") {
+    Expr last = ctx.emit_op("relax.subtract", {n, constant(1)});
+    valid = ctx.emit_op(
+        "relax.logical_and",
+        {valid, ctx.emit_op("relax.logical_and", {ctx.emit_op("relax.less_equal", {begin, last}),
+                                                  ctx.emit_op("relax.less_equal", {end, last})})});
+  }
+  out = ctx.emit_op("relax.where", {valid, out, constant(-1)});
+  std::vector<PrimExpr> dims = run_time_dims(ctx, out, "the output's shape");
+  Expr x = ctx.tensor(0);
+  Expr inside;
+  Attrs at({{"axis", AttrValue::integer(0)}});
+  for (int64_t d = 0; d < rank; ++d) {
+    Expr index = relax::make_prim_value(relax::const_dim(d));
+    Expr size = ctx.emit_op("relax.take", {n, index}, at);
+    Expr last = ctx.emit_op("relax.subtract", {size, constant(1)});
+    Expr source = ctx.emit_op("relax.subtract",
+                              {iota(ctx, dims[static_cast<size_t>(d)], relax::const_dim(0), 1),
+                               ctx.emit_op("relax.take", {begin, index}, at)});
+    if (mode == "reflect") {
+      source = ctx.emit_op("relax.abs", {source});
+      Expr mirrored =
+          ctx.emit_op("relax.subtract", {ctx.emit_op("relax.add", {last, last}), source});
+      source = ctx.emit_op("relax.where",
+                           {ctx.emit_op("relax.greater", {source, last}), mirrored, source});
+    } else if (mode == "constant") {
+      Expr within = ctx.emit_op("relax.logical_and",
+                                {ctx.emit_op("relax.greater_equal", {source, constant(0)}),
+                                 ctx.emit_op("relax.less", {source, size})});
+      std::vector<PrimExpr> shape(static_cast<size_t>(rank), relax::const_dim(1));
+      shape[static_cast<size_t>(d)] = dims[static_cast<size_t>(d)];
+      within = emit_reshape(ctx, within, shape);
+      inside = inside.defined() ? ctx.emit_op("relax.logical_and", {inside, within}) : within;
+    }
+    // Clamped for edge, and so that the masked entries of constant read inside the dim.
+    source =
+        ctx.emit_op("relax.maximum", {ctx.emit_op("relax.minimum", {source, last}), constant(0)});
+    x = ctx.emit_op("relax.take", {x, source}, Attrs({{"axis", AttrValue::integer(d)}}));
+  }
+  if (mode != "constant") return single(x);
+  Expr value = scalar_constant(ctx, dtype, 0);
+  if (ctx.has_input(2)) {
+    size_t count = 1;
+    for (const PrimExpr& dim : input_dims(ctx, 2, "constant_value")) {
+      const int64_t* c = tir::as_const_int(dim);
+      count = c != nullptr ? count * static_cast<size_t>(*c) : 0;
+    }
+    if (count != 1) ctx.invalid("input 2 'constant_value' must hold one value");
+    value = emit_reshape(ctx, ctx.tensor(2), {});
+  }
+  return single(ctx.emit_op("relax.where", {inside, x, value}));
+}
+
 }  // namespace relaxc::onnx_import

@@ -2,6 +2,7 @@
 // files (ops_shape.cc, ops_reduce.cc, ...) call them where known_at_import is false.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "frontend/onnx/converter.h"
@@ -25,5 +26,10 @@ std::vector<Value> unsqueeze_at_run_time(NodeContext& ctx);
 std::vector<Value> squeeze_at_run_time(NodeContext& ctx);
 // ReduceSum (opset 13 on) with axes known only at run time, at least one.
 std::vector<Value> reduce_sum_at_run_time(NodeContext& ctx, bool keepdims);
+// Split (opset 13 on) into `outputs` along `axis` with sizes known only at run time.
+std::vector<Value> split_at_run_time(NodeContext& ctx, int64_t axis, size_t outputs);
+// Pad (opset 11 on) in `mode` (constant, reflect or edge) with pads or the constant
+// value known only at run time.
+std::vector<Value> pad_at_run_time(NodeContext& ctx, const std::string& mode);
 
 }  // namespace relaxc::onnx_import

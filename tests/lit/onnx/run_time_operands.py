@@ -1,5 +1,6 @@
 # Operands of the index, reduce and shape families known only at run time (graph
-# inputs, not constants): Resize's sizes, ReduceSum's axes. Each model is built once and
+# inputs, not constants): Resize's sizes, ReduceSum's axes, Split's sizes, Pad's pads
+# and constant value. Each model is built once and
 # run at two values of the operand, compared with NumPy; what ONNX forbids (an axis out
 # of range, sizes that change the batch) is a run-time error.
 #
@@ -72,6 +73,43 @@ rs_noop = model("ReduceSum", [("x", f32, [2, 3, 4]), ("a", np.int64, [0])],
                 [("y", f32, [None, None, None])], {"noop_with_empty_axes": 1})
 check_model("reduce sum noop", rs_noop, [[r, i64([])]], lambda x, a: x)
 
+# Split: the sizes at run time, an empty part included.
+# CHECK: ok: split
+sp_x = rng.standard_normal((2, 6)).astype(f32)
+split = make_model([helper.make_node("Split", ["x", "s"], ["a", "b", "c"], name="split", axis=1)],
+                   [tensor_info("x", f32, [2, 6]), tensor_info("s", np.int64, [3])],
+                   [tensor_info(o, f32, [2, None]) for o in "abc"])
+check_model("split", split, [[sp_x, i64([1, 2, 3])], [sp_x, i64([4, 0, 2])]],
+            lambda x, s: tuple(np.split(x, np.cumsum(s)[:-1], axis=1)))
+
+
+# Pad: pads (all begins, then all ends; negative ones crop) and the value at run time.
+def pad(x, pads, mode, value=0.0):
+    rank = x.ndim
+    begins, ends = pads[:rank], pads[rank:]
+    x = x[tuple(slice(max(-b, 0), x.shape[d] - max(-e, 0))
+                for d, (b, e) in enumerate(zip(begins, ends)))]
+    widths = [(max(b, 0), max(e, 0)) for b, e in zip(begins, ends)]
+    if mode == "constant":
+        return np.pad(x, widths, mode="constant", constant_values=value)
+    return np.pad(x, widths, mode=mode)
+
+
+p_x = rng.standard_normal((3, 4)).astype(f32)
+# CHECK: ok: pad constant
+pad_c = model("Pad", [("x", f32, [3, 4]), ("p", np.int64, [4]), ("v", f32, [])],
+              [("y", f32, [None, None])])
+check_model("pad constant", pad_c,
+            [[p_x, i64([1, 0, 2, 3]), f32(1.5)], [p_x, i64([0, -1, 1, 2]), f32(-2)]],
+            lambda x, p, v: pad(x, p, "constant", v))
+for mode in ("edge", "reflect"):
+    # CHECK: ok: pad edge
+    # CHECK: ok: pad reflect
+    pad_m = model("Pad", [("x", f32, [3, 4]), ("p", np.int64, [4])], [("y", f32, [None, None])],
+                  {"mode": mode})
+    check_model(f"pad {mode}", pad_m, [[p_x, i64([2, 1, 0, 3])], [p_x, i64([0, 3, 2, 0])]],
+                lambda x, p, mode=mode: pad(x, p, mode))
+
 # Run-time errors: each names what broke.
 # CHECK: ok: resize sizes change the channels
 # CHECK-NEXT: error: {{.*}}: match_cast 'shape', expected R.Shape([1, 2, y_2, y_3]): dimension 1 is 3, expected 2
@@ -89,3 +127,16 @@ expect_error("reduce sum repeated axis", rs_keep, [r, i64([1, -2])], "is -1")
 rs_any = model("ReduceSum", [("x", f32, [2, 3, 4]), ("a", np.int64, [None])],
                [("y", f32, [None, None, None])])
 expect_error("reduce sum unknown length", rs_any, [r, i64([0])], "its length")
+# CHECK: ok: split sizes do not add up
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+expect_error("split sizes do not add up", split, [sp_x, i64([1, 2, 2])], "is -1")
+# CHECK: ok: pad reflect past the edge
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
+expect_error("pad reflect past the edge", pad_m, [p_x, i64([0, 4, 0, 0])], "is -1")
+# CHECK: ok: pad constant crops too much
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+expect_error("pad constant crops too much", pad_c, [p_x, i64([-2, 0, -2, 0]), f32(0)], "is -1")
+# CHECK: ok: pad wrong length
+# CHECK-NEXT: error: {{.*}}: node 'pad' (Pad, opset 13): invalid: input 1 'pads' has 2 entries; an input of rank 2 needs 4
+pad_short = model("Pad", [("x", f32, [3, 4]), ("p", np.int64, [2])], [("y", f32, [None, None])])
+expect_error("pad wrong length", pad_short, [p_x, i64([1, 1])], "needs 4", command="build")
