@@ -169,9 +169,60 @@ std::vector<Value> convert_one_hot(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- Resize
 
-// The output's height and width, from 'sizes' or from 'scales' (which must make whole
-// dims: relax.image.resize2d derives its coordinate scale from the sizes).
-std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>& dims) {
+// The output's height and width from 'scales' known only at run time: floor(dim *
+// scale) in float32 as ONNX Runtime computes it, read back with R.tensor_to_shape;
+// `scale` becomes the (height, width) scales that resize2d's coordinate transformation
+// divides by. A batch or channel scale other than 1, a scale that is not positive and
+// a size past 2^62 make the sizes -1, which the VM refuses.
+std::vector<PrimExpr> resize_run_time_scales(NodeContext& ctx, const std::vector<PrimExpr>& dims,
+                                             size_t at, Expr* scale) {
+  const std::string what = "input " + std::to_string(at) + " 'scales'";
+  const auto& info = input_tensor(ctx, at, "scales");
+  const std::vector<PrimExpr>* length = info.shape_values();
+  if (info.dtype != DataType::Float(32) || info.ndim != 1 ||
+      (length != nullptr && !tir::is_const_int((*length)[0], 4))) {
+    ctx.invalid(what + " must be a float32 tensor of 4 entries");
+  }
+  if (length == nullptr) ctx.unsupported(what + " has a length not known at import; 4 expected");
+  const DataType f32 = DataType::Float(32);
+  Expr scales = ctx.tensor(at);
+  Expr sizes = ctx.emit_op(
+      "relax.floor",
+      {ctx.emit_op(
+          "relax.multiply",
+          {ctx.emit_op("relax.astype", {elements_value(ctx, dims, DataType::Int(64), false).expr},
+                       Attrs({{"dtype", AttrValue::data_type(f32)}})),
+           scales})});
+  Expr fixed =
+      elements_value(
+          ctx, {relax::const_dim(1), relax::const_dim(1), relax::const_dim(0), relax::const_dim(0)},
+          DataType::Bool(), false)
+          .expr;
+  Expr valid = ctx.emit_op(
+      "relax.logical_and",
+      {ctx.emit_op("relax.greater", {scales, scalar_constant(ctx, f32, 0)}),
+       ctx.emit_op("relax.less", {sizes, scalar_constant(ctx, f32, std::ldexp(1.0, 62))})});
+  valid = ctx.emit_op(
+      "relax.logical_and",
+      {valid, ctx.emit_op("relax.logical_or",
+                          {ctx.emit_op("relax.logical_not", {fixed}),
+                           ctx.emit_op("relax.equal", {scales, scalar_constant(ctx, f32, 1)})})});
+  sizes = ctx.emit_op("relax.where", {valid, sizes, scalar_constant(ctx, f32, -1)});
+  sizes = ctx.emit_op("relax.astype", {sizes},
+                      Attrs({{"dtype", AttrValue::data_type(DataType::Int(64))}}));
+  std::vector<PrimExpr> out = run_time_dims(ctx, sizes, what, {dims[0], dims[1]});
+  Expr spatial =
+      elements_value(ctx, {relax::const_dim(2), relax::const_dim(3)}, DataType::Int(64), false)
+          .expr;
+  *scale = ctx.emit_op("relax.take", {scales, spatial}, Attrs({{"axis", AttrValue::integer(0)}}));
+  return {out[2], out[3]};
+}
+
+// The output's height and width, from 'sizes' or from 'scales' (which, known at import,
+// must make whole dims: relax.image.resize2d then derives its coordinate scale from the
+// sizes; known at run time, `scale` is set to them).
+std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>& dims,
+                                   Expr* scale) {
   size_t scales_at = ctx.opset() >= 11 ? 2 : 1;
   // Resize is registered from opset 10: before 9 the node is an Upsample, whose scales are
   // an attribute.
@@ -197,6 +248,9 @@ std::vector<PrimExpr> resize_sizes(NodeContext& ctx, const std::vector<PrimExpr>
       }
     }
     return {sizes[2], sizes[3]};
+  }
+  if (!attribute && !known_at_import(ctx, scales_at)) {
+    return resize_run_time_scales(ctx, dims, scales_at, scale);
   }
   HostTensor scales;
   if (attribute) {
@@ -292,7 +346,8 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
       ctx.invalid("attribute 'nearest_mode' \"" + rounding + "\"");
     }
   }
-  std::vector<PrimExpr> sizes = resize_sizes(ctx, dims);
+  Expr scale;
+  std::vector<PrimExpr> sizes = resize_sizes(ctx, dims, &scale);
   // exclude_outside changes only cubic: the taps of nearest and linear outside the
   // image carry the edge value, which dropping them and renormalizing also gives.
   Attrs attrs(
@@ -303,8 +358,9 @@ std::vector<Value> convert_resize(NodeContext& ctx) {
        {"cubic_alpha", AttrValue::floating(ctx.attr_float("cubic_coeff_a", -0.75))},
        {"cubic_exclude", AttrValue::integer(ctx.attr_int("exclude_outside", 0) != 0 ? 1 : 0)},
        {"extrapolation_value", AttrValue::floating(ctx.attr_float("extrapolation_value", 0.0))}});
-  return single(ctx.emit_op("relax.image.resize2d",
-                            {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))}, attrs));
+  std::vector<Expr> args = {ctx.tensor(0), relax::make_shape_expr(std::move(sizes))};
+  if (scale.defined()) args.push_back(scale);
+  return single(ctx.emit_op("relax.image.resize2d", std::move(args), attrs));
 }
 
 // ---------------------------------------------------------------- DepthToSpace, SpaceToDepth

@@ -238,6 +238,12 @@ TEST_F(SpatialOpsTest, Resize2d) {
   EXPECT_EQ(error("image.resize2d", {x({n, I(3), h, w}), make_shape_expr({I(4)})}),
             "R.image.resize2d: argument 'size' must be a shape of 2 dimensions (height, width), "
             "got R.Shape([4])");
+  // The scales the coordinate transformation divides by, when given: float32, 2 entries.
+  EXPECT_EQ(sinfo("image.resize2d", {x({n, I(3), h, w}), size, x({I(2)})}),
+            f32("(n, 3, h * 2, 7)"));
+  EXPECT_EQ(error("image.resize2d", {x({n, I(3), h, w}), size, x({I(4)})}),
+            "R.image.resize2d: argument 'scale' must be a float32 tensor of 2 entries (height, "
+            "width), got R.Tensor((4,), dtype=\"float32\")");
 }
 
 TEST_F(SpatialOpsTest, Attention) {

@@ -105,6 +105,19 @@ StructInfo infer_resize2d(const CallNode* call, const BlockBuilder&) {
                            << ": attribute 'roi' must be a list of 4 numbers (start and end of "
                               "each spatial dimension)";
   }
+  if (call->args.size() == 3) {
+    // The scales that the coordinate transformation reads in place of size / input size
+    // (ONNX Resize with scales known only at run time).
+    const TensorStructInfoNode& scale = tensor_arg(call, 2);
+    const std::vector<PrimExpr>* entries = known_dims(scale);
+    if (scale.dtype != DataType::Float(32) || scale.ndim != 1 ||
+        (entries != nullptr && !tir::is_const_int((*entries)[0], 2))) {
+      user_error(call->span) << op_display_name(call)
+                             << ": argument 'scale' must be a float32 tensor of 2 entries "
+                                "(height, width), got "
+                             << text::print_node(call->args[2]->struct_info);
+    }
+  }
   float_attr(call, "cubic_alpha");
   int_attr(call, "cubic_exclude");
   float_attr(call, "extrapolation_value");
@@ -133,7 +146,7 @@ void register_image_ops() {
 
   OpInfo resize;
   resize.name = "relax.image.resize2d";
-  resize.arg_names = {"data", "size"};
+  resize.arg_names = {"data", "size", "scale"};
   resize.num_required_args = 2;
   AttrValue zero = AttrValue::floating(0.0);
   resize.attrs = {{"roi", AttrValue::list_of({zero, zero, zero, zero})},

@@ -2,6 +2,7 @@
 // image.resize2d (nearest_neighbor, linear and cubic under TVM's coordinate
 // transformation modes), each one injective compute over the output.
 #include <array>
+#include <optional>
 
 #include "ir/arith/analyzer.h"
 #include "ir/relax/ops/op_common.h"
@@ -54,29 +55,34 @@ Expr legalize_pad(LegalizeContext& ctx) {
 
 // The input coordinate (a float) of output index `x` along an axis resized from `in`
 // to `out`, as TVM's topi.image.resize computes it; `start` and `end` are the axis's
-// region of interest (roi), which only tf_crop_and_resize reads.
+// region of interest (roi), which only tf_crop_and_resize reads. With a `scale` (a f32
+// expression; ONNX Resize given scales) the transformation reads it as ONNX does: x
+// divided by the scale in place of x times in / out, and in * scale (not rounded) as
+// the output's length.
 PrimExpr source_coordinate(const std::string& mode, const PrimExpr& x, const PrimExpr& in,
-                           const PrimExpr& out, double start, double end) {
+                           const PrimExpr& out, const PrimExpr& scale, double start, double end) {
   DataType f32 = DataType::Float(32);
   auto f = [&](const PrimExpr& e) { return tir::cast(f32, e); };
   auto c = [&](double v) { return tir::make_const(f32, v); };
-  PrimExpr scale = tir::truncdiv(f(in), f(out));
-  PrimExpr half_pixel = (f(x) + c(0.5)) * scale - c(0.5);
+  auto resized = [&](const PrimExpr& e) {
+    return scale.defined() ? tir::truncdiv(e, scale) : e * tir::truncdiv(f(in), f(out));
+  };
+  PrimExpr length = scale.defined() ? f(in) * scale : f(out);
+  PrimExpr gaps = scale.defined() ? length - c(1) : f(out - 1);
+  PrimExpr several = scale.defined() ? tir::gt(length, c(1)) : tir::gt(out, const_dim(1));
+  PrimExpr half_pixel = resized(f(x) + c(0.5)) - c(0.5);
   if (mode == "half_pixel") return half_pixel;
-  if (mode == "pytorch_half_pixel")
-    return tir::select(tir::gt(out, const_dim(1)), half_pixel, c(0));
+  if (mode == "pytorch_half_pixel") return tir::select(several, half_pixel, c(0));
   if (mode == "align_corners") {
-    return tir::select(tir::gt(out, const_dim(1)), tir::truncdiv(f(in - 1), f(out - 1)) * f(x),
-                       c(0));
+    return tir::select(several, tir::truncdiv(f(in - 1), gaps) * f(x), c(0));
   }
-  if (mode == "asymmetric") return f(x) * scale;
-  if (mode == "tf_half_pixel_for_nn") return (f(x) + c(0.5)) * scale;
+  if (mode == "asymmetric") return resized(f(x));
+  if (mode == "tf_half_pixel_for_nn") return resized(f(x) + c(0.5));
   RELAXC_ICHECK(mode == "tf_crop_and_resize") << "resize2d mode " << mode << " passed inference";
   // The roi's corners map to the first and last pixel centres; one output pixel
   // samples the roi's middle.
   PrimExpr last = f(in - 1);
-  return tir::select(tir::gt(out, const_dim(1)),
-                     c(start) * last + f(x) * c(end - start) * tir::truncdiv(last, f(out - 1)),
+  return tir::select(several, c(start) * last + f(x) * c(end - start) * tir::truncdiv(last, gaps),
                      c(0.5 * (start + end)) * last);
 }
 
@@ -111,6 +117,8 @@ Expr legalize_resize2d(LegalizeContext& ctx) {
   }
   tir::ComputeBuilder compute;
   tir::Tensor data = ctx.input(compute, 0);
+  std::optional<tir::Tensor> scale;
+  if (call->args.size() == 3) scale = ctx.input(compute, 2);
   std::vector<PrimExpr> x = layout.to_canonical(data.shape());
   std::vector<PrimExpr> out_shape = ctx.result_shape(compute);
   std::vector<PrimExpr> y = layout.to_canonical(out_shape);
@@ -137,8 +145,9 @@ Expr legalize_resize2d(LegalizeContext& ctx) {
         std::vector<PrimExpr> o = layout.to_canonical(as_exprs(i));
         std::vector<PrimExpr> source;
         for (int s = 0; s < 2; ++s) {
+          PrimExpr factor = scale ? (*scale)({const_dim(s)}) : PrimExpr();
           source.push_back(
-              source_coordinate(mode, o[2 + s], x[2 + s], y[2 + s], roi[s], roi[2 + s]));
+              source_coordinate(mode, o[2 + s], x[2 + s], y[2 + s], factor, roi[s], roi[2 + s]));
         }
         auto at = [&](const PrimExpr& row, const PrimExpr& column) {
           PrimExpr v = data(layout.from_canonical({o[0], o[1], row, column}));

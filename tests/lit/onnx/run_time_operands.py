@@ -1,5 +1,5 @@
 # Operands of the index, reduce and shape families known only at run time (graph
-# inputs, not constants): Resize's sizes, ReduceSum's axes, Split's sizes, Pad's pads
+# inputs, not constants): Resize's sizes and scales, ReduceSum's axes, Split's sizes, Pad's pads
 # and constant value. Each model is built once and
 # run at two values of the operand, compared with NumPy; what ONNX forbids (an axis out
 # of range, sizes that change the batch) is a run-time error.
@@ -44,6 +44,42 @@ check_model("resize sizes", resize,
             [[img, no, no, i64([1, 2, 8, 3])], [img, no, no, i64([1, 2, 2, 12])]],
             lambda x, roi, scales, sizes: resize_nearest(x, sizes))
 
+
+
+
+# Resize with run-time scales, linear: each output dim is floor(dim * scale) and the
+# coordinates divide by the scale as ONNX does (half_pixel: (x + 0.5) / scale - 0.5;
+# align_corners: x * (dim - 1) / (dim * scale - 1)), the two taps clamped to the image.
+def linear_axis(x, axis, scale, mode):
+    n = x.shape[axis]
+    out = int(np.floor(f32(n) * f32(scale)))
+    o = np.arange(out, dtype=np.float64)
+    if mode == "half_pixel":
+        src = (o + 0.5) / scale - 0.5
+    else:
+        length = n * scale
+        src = o * (n - 1) / (length - 1) if length != 1 else np.zeros(out)
+    low = np.floor(src)
+    t = (src - low).reshape([-1 if d == axis else 1 for d in range(x.ndim)])
+    i0 = np.clip(low.astype(int), 0, n - 1)
+    i1 = np.clip(low.astype(int) + 1, 0, n - 1)
+    return np.take(x, i0, axis) * (1 - t) + np.take(x, i1, axis) * t
+
+
+def resize_linear(x, scales, mode):
+    return linear_axis(linear_axis(x, 2, scales[2], mode), 3, scales[3], mode).astype(f32)
+
+
+for mode in ("half_pixel", "align_corners"):
+    # CHECK: ok: resize scales half_pixel
+    # CHECK: ok: resize scales align_corners
+    resize_s = model("Resize", [("x", f32, [1, 2, 4, 6]), ("roi", f32, [0]),
+                                ("scales", f32, [4])],
+                     [("y", f32, [1, 2, None, None])],
+                     {"mode": "linear", "coordinate_transformation_mode": mode})
+    check_model(f"resize scales {mode}", resize_s,
+                [[img, no, f32([1, 1, 0.6, 1.7])], [img, no, f32([1, 1, 2.5, 0.5])]],
+                lambda x, roi, scales, mode=mode: resize_linear(x, scales, mode), rtol=1e-4)
 
 # ReduceSum with run-time axes (negative ones count from the end), kept or dropped.
 def reduce_sum(x, axes, keepdims):
@@ -115,6 +151,20 @@ for mode in ("edge", "reflect"):
 # CHECK-NEXT: error: {{.*}}: match_cast 'shape', expected R.Shape([1, 2, y_2, y_3]): dimension 1 is 3, expected 2
 expect_error("resize sizes change the channels", resize, [img, no, no, i64([1, 3, 8, 3])],
              "dimension 1 is 3, expected 2")
+# CHECK: ok: resize scales change the channels
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
+expect_error("resize scales change the channels", resize_s, [img, no, f32([1, 2, 1, 1])],
+             "entry 1 of the tensor is -1")
+# CHECK: ok: resize scales not positive
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 3 of the tensor is -1
+expect_error("resize scales not positive", resize_s, [img, no, f32([1, 1, 2, 0])],
+             "entry 3 of the tensor is -1")
+# CHECK: ok: resize scales wrong length
+# CHECK-NEXT: error: {{.*}}: node 'resize' (Resize, opset 13): invalid: input 2 'scales' must be a float32 tensor of 4 entries
+resize_3 = model("Resize", [("x", f32, [1, 2, 4, 6]), ("roi", f32, [0]), ("scales", f32, [3])],
+                 [("y", f32, [1, 2, None, None])], {"mode": "linear"})
+expect_error("resize scales wrong length", resize_3, [img, no, f32([1, 1, 2])], "4 entries",
+             command="build")
 # CHECK: ok: reduce sum axis out of range
 # CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
 expect_error("reduce sum axis out of range", rs_keep, [r, i64([0, 3])], "is -1")
