@@ -9,6 +9,8 @@
 #include "frontend/onnx/op_helpers.h"
 #include "frontend/onnx/shape_run_time.h"
 #include "frontend/onnx/shape_values.h"
+#include "ir/relax/ops/op_common.h"
+#include "ir/text/printer.h"
 #include "ir/tir/expr.h"
 
 namespace relaxc::onnx_import {
@@ -166,8 +168,32 @@ std::vector<Value> convert_topk(NodeContext& ctx) {
   const relax::TensorStructInfoNode& info = input_tensor(ctx, 0, "X");
   int64_t axis = normalized_axis(ctx, ctx.attr_int("axis", -1), info.ndim, "attribute 'axis'");
   int64_t k = 0;
+  // K known only at run time: the whole axis sorted, then its first K, a shape variable
+  // read back with R.tensor_to_shape (a K past the axis, which ONNX forbids, is -1 there,
+  // which the VM refuses).
+  std::optional<relax::PrimExpr> run_time_k;
+  std::vector<relax::PrimExpr> dims = input_dims(ctx, 0, "X");
+  const int64_t* extent = tir::as_const_int(dims[static_cast<size_t>(axis)]);
   if (ctx.opset() < 10) {
     k = ctx.attr_int("k");
+  } else if (!known_at_import(ctx, 1)) {
+    if (run_time_length(ctx, ctx.tensor(1), "input 1 'K'") != 1) {
+      ctx.invalid("input 1 'K' must hold one element");
+    }
+    if (extent == nullptr) {
+      ctx.unsupported("input 1 'K' is known only at run time and axis " + std::to_string(axis) +
+                      " has the symbolic length " +
+                      text::print_node(dims[static_cast<size_t>(axis)]) +
+                      "; relaxc sorts the whole axis, whose length it needs at import");
+    }
+    k = *extent;
+    const DataType i64 = DataType::Int(64);
+    Expr given =
+        ctx.emit_op("relax.astype", {ctx.tensor(1)}, Attrs({{"dtype", AttrValue::data_type(i64)}}));
+    Expr valid =
+        ctx.emit_op("relax.less_equal", {given, scalar_constant(ctx, i64, static_cast<double>(k))});
+    given = ctx.emit_op("relax.where", {valid, given, scalar_constant(ctx, i64, -1)});
+    run_time_k = run_time_dims(ctx, given, "input 1 'K'")[0];
   } else {
     const HostTensor& given = ctx.constant_input(1, "K");
     if (given.num_elements() != 1) {
@@ -176,8 +202,6 @@ std::vector<Value> convert_topk(NodeContext& ctx) {
     k = given.element_as_int(0);
   }
   if (k < 0) ctx.invalid("k is " + std::to_string(k) + "; it must not be negative");
-  std::vector<relax::PrimExpr> dims = input_dims(ctx, 0, "X");
-  const int64_t* extent = tir::as_const_int(dims[static_cast<size_t>(axis)]);
   if (extent != nullptr && k > *extent) {
     ctx.invalid("k is " + std::to_string(k) + ", more than the " + std::to_string(*extent) +
                 " elements of axis " + std::to_string(axis));
@@ -190,7 +214,16 @@ std::vector<Value> convert_topk(NodeContext& ctx) {
                {"dtype", AttrValue::data_type(DataType::Int(64))}});
   Expr both = ctx.emit_op("relax.topk", {ctx.tensor(0)}, attrs);
   relax::BlockBuilder& bb = ctx.builder();
-  return {Value{bb.tuple_get_item(both, 0), {}, {}}, Value{bb.tuple_get_item(both, 1), {}, {}}};
+  std::vector<Value> out;
+  for (int i = 0; i < 2; ++i) {
+    Expr part = bb.tuple_get_item(both, i);
+    if (run_time_k) {
+      part = ctx.emit_op("relax.take", {part, iota(ctx, *run_time_k, relax::const_dim(0), 1)},
+                         Attrs({{"axis", AttrValue::integer(axis)}}));
+    }
+    out.push_back(Value{part, {}, {}});
+  }
+  return out;
 }
 
 // CumSum along one axis; reverse scans from the end, as a scan of the flipped axis

@@ -163,9 +163,3 @@ model = make_model([helper.make_node("ArgMax", ["x"], ["y"], name="am", axis=0,
 expect_error("argmax_last_symbolic", model, [rand(2, 3)], "select_last_index")
 # CHECK: ok: argmax_last_symbolic
 # CHECK-NEXT: error: {{.*}}'am' (ArgMax, opset 13){{.*}}'select_last_index' = 1 needs a static size of the reduced axis; dimension 0 of input 0 'data' is symbolic
-model = make_model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="tk")],
-                   [tensor_info("x", np.float32, [3, 6]), tensor_info("k", np.int64, [1])],
-                   [tensor_info("v", np.float32, [3, None]), tensor_info("i", np.int64, [3, None])])
-expect_error("topk_runtime_k", model, [xt, np.int64([2])], "'K'")
-# CHECK: ok: topk_runtime_k
-# CHECK-NEXT: error: {{.*}}'tk' (TopK, opset 13){{.*}}'K'

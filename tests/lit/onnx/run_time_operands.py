@@ -1,6 +1,6 @@
 # Operands of the index, reduce and shape families known only at run time (graph
 # inputs, not constants): Resize's sizes and scales, ReduceSum's axes, Split's sizes, Pad's pads
-# and constant value. Each model is built once and
+# and constant value, TopK's K. Each model is built once and
 # run at two values of the operand, compared with NumPy; what ONNX forbids (an axis out
 # of range, sizes that change the batch) is a run-time error.
 #
@@ -146,6 +146,25 @@ for mode in ("edge", "reflect"):
     check_model(f"pad {mode}", pad_m, [[p_x, i64([2, 1, 0, 3])], [p_x, i64([0, 3, 2, 0])]],
                 lambda x, p, mode=mode: pad(x, p, mode))
 
+# TopK: K at run time; the whole axis is sorted (ties: the lower index first), then
+# its first K kept.
+def topk(x, k, largest):
+    order = np.argsort(-x if largest else x, axis=1, kind="stable")[:, :int(k[0])]
+    return np.take_along_axis(x, order, axis=1), order.astype(np.int64)
+
+
+t_x = rng.integers(0, 4, (3, 5)).astype(f32)
+# CHECK: ok: topk largest
+# CHECK: ok: topk smallest
+for largest in (1, 0):
+    topk_m = make_model(
+        [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk", axis=-1, largest=largest)],
+        [tensor_info("x", f32, [3, 5]), tensor_info("k", np.int64, [1])],
+        [tensor_info("v", f32, [3, None]), tensor_info("i", np.int64, [3, None])])
+    check_model("topk " + ("largest" if largest else "smallest"), topk_m,
+                [[t_x, i64([2])], [t_x, i64([5])]],
+                lambda x, k, largest=largest: topk(x, k, largest))
+
 # Run-time errors: each names what broke.
 # CHECK: ok: resize sizes change the channels
 # CHECK-NEXT: error: {{.*}}: match_cast 'shape', expected R.Shape([1, 2, y_2, y_3]): dimension 1 is 3, expected 2
@@ -190,3 +209,12 @@ expect_error("pad constant crops too much", pad_c, [p_x, i64([-2, 0, -2, 0]), f3
 # CHECK-NEXT: error: {{.*}}: node 'pad' (Pad, opset 13): invalid: input 1 'pads' has 2 entries; an input of rank 2 needs 4
 pad_short = model("Pad", [("x", f32, [3, 4]), ("p", np.int64, [2])], [("y", f32, [None, None])])
 expect_error("pad wrong length", pad_short, [p_x, i64([1, 1])], "needs 4", command="build")
+# CHECK: ok: topk K past the axis
+# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+expect_error("topk K past the axis", topk_m, [t_x, i64([6])], "is -1")
+# CHECK: ok: topk symbolic axis
+# CHECK-NEXT: error: {{.*}}: node 'topk' (TopK, opset 13): unsupported: input 1 'K' is known only at run time and axis 1 has the symbolic length n; relaxc sorts the whole axis, whose length it needs at import
+topk_n = make_model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
+                    [tensor_info("x", f32, [3, "n"]), tensor_info("k", np.int64, [1])],
+                    [tensor_info("v", f32, [3, None]), tensor_info("i", np.int64, [3, None])])
+expect_error("topk symbolic axis", topk_n, [t_x, i64([2])], "symbolic length", command="build")
