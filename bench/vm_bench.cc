@@ -106,6 +106,7 @@ void BM_VmMlp(benchmark::State& state, TargetKind kind) {
   vm.call("main", args);  // warm-up: kernels loaded, pool filled
   device->synchronize();
   int64_t fresh_before = vm.device_pool().stats().fresh_allocations;
+  int64_t reuses_before = vm.device_pool().stats().reuses;
   for (auto _ : state) {
     benchmark::DoNotOptimize(vm.call("main", args));
     device->synchronize();
@@ -113,6 +114,13 @@ void BM_VmMlp(benchmark::State& state, TargetKind kind) {
   state.counters["fresh_allocations_per_call"] = benchmark::Counter(
       static_cast<double>(vm.device_pool().stats().fresh_allocations - fresh_before) /
       static_cast<double>(state.iterations()));
+  // Driver allocations of the whole run, warm-up included (the pool's blocks), and the
+  // storage requests per call that the pool served from them.
+  state.counters["device_allocations"] =
+      static_cast<double>(vm.device_pool().stats().fresh_allocations);
+  state.counters["pool_requests_per_call"] =
+      benchmark::Counter(static_cast<double>(vm.device_pool().stats().reuses - reuses_before) /
+                         static_cast<double>(state.iterations()));
   state.counters["FLOP/s"] = benchmark::Counter(
       2.0 * static_cast<double>(n) * 64 * 32 * static_cast<double>(state.iterations()),
       benchmark::Counter::kIsRate);

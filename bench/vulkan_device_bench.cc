@@ -1,6 +1,8 @@
 // Benchmarks of the Vulkan device on the device it chooses (RELAXC_VULKAN_DEVICE picks
 // another): upload and download bandwidth through staging memory, and the cost of a
 // launch, enqueued alone or followed by a synchronize. Reports bytes/s and launches/s.
+// Also the cost of one allocation and free of device memory, from the driver (a buffer
+// with its own VkDeviceMemory) and from the VM's storage pool (a range of a block).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -8,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/vm/storage_pool.h"
 #include "runtime/vulkan/vulkan_device.h"
 #include "tests/support/hand_written_kernels.h"
 
@@ -89,9 +92,28 @@ void BM_Launch(benchmark::State& state) {
   for (DeviceBuffer buffer : buffers) device->release(buffer);
 }
 
+void BM_DriverAllocateRelease(benchmark::State& state) {
+  VulkanDevice* device = device_or_skip(state);
+  if (device == nullptr) return;
+  const size_t bytes = static_cast<size_t>(state.range(0));
+  for (auto _ : state) device->release(device->allocate(bytes));
+}
+
+// Warm: the block comes from the driver before the loop, as in steady-state calls.
+void BM_PoolAllocateFree(benchmark::State& state) {
+  VulkanDevice* device = device_or_skip(state);
+  if (device == nullptr) return;
+  const size_t bytes = static_cast<size_t>(state.range(0));
+  auto pool = vm::StoragePool::create(device);
+  pool->allocate(bytes);
+  for (auto _ : state) benchmark::DoNotOptimize(pool->allocate(bytes));
+}
+
 BENCHMARK(BM_Upload)->RangeMultiplier(16)->Range(1 << 10, 64 << 20)->UseRealTime();
 BENCHMARK(BM_Download)->RangeMultiplier(16)->Range(1 << 10, 64 << 20)->UseRealTime();
 BENCHMARK(BM_Launch)->Arg(1)->Arg(1000)->UseRealTime();
+BENCHMARK(BM_DriverAllocateRelease)->RangeMultiplier(64)->Range(256, 16 << 20)->UseRealTime();
+BENCHMARK(BM_PoolAllocateFree)->RangeMultiplier(64)->Range(256, 16 << 20)->UseRealTime();
 
 }  // namespace
 }  // namespace relaxc::runtime

@@ -46,40 +46,50 @@ class BufferTable {
     return buffer;
   }
 
-  // The entry of the live buffer `buffer`, with [offset, offset + bytes) checked to lie
-  // inside it. RuntimeError starting with `operation` ("upload: ...") otherwise.
-  Entry& lookup(DeviceBuffer buffer, std::string_view operation, size_t offset, size_t bytes) {
-    auto it = entries_.find(buffer.id);
-    if (it == entries_.end()) {
-      runtime_error() << operation << ": " << buffer_name(buffer)
-                      << " was released or never allocated";
-    }
-    size_t size = it->second.bytes;
+  // An entry and a position in its allocation.
+  struct Located {
+    Entry& entry;
+    size_t offset;  // from the start of the allocation
+  };
+
+  // The entry of the live buffer `buffer`, with [offset, offset + bytes) of the buffer's
+  // range checked to lie inside it; the offset returned counts from the start of the
+  // allocation. RuntimeError starting with `operation` ("upload: ...") otherwise.
+  Located lookup(DeviceBuffer buffer, std::string_view operation, size_t offset, size_t bytes) {
+    Entry& entry = find(buffer, [&](std::string_view problem) {
+      runtime_error() << operation << ": " << buffer_name(buffer) << problem;
+    });
+    size_t size = buffer.bytes;
     if (offset > size || bytes > size - offset) {
       runtime_error() << operation << ": the range [" << offset << ", " << offset << " + " << bytes
                       << ") is outside " << buffer_name(buffer) << " of " << size << " bytes";
     }
-    return it->second;
+    return {entry, buffer.offset + offset};
   }
 
-  // The entry of `buffer`, buffer argument `index` of a launch of `kernel`. RuntimeError
-  // naming the kernel and the argument when the buffer is not live.
-  Entry& argument(std::string_view kernel, size_t index, DeviceBuffer buffer) {
-    auto it = entries_.find(buffer.id);
-    if (it == entries_.end()) {
-      runtime_error() << buffer_argument_text(kernel, index, buffer)
-                      << " was released or never allocated";
-    }
-    return it->second;
+  // The entry of `buffer`, buffer argument `index` of a launch of `kernel`, and the
+  // offset of the buffer's range in it. RuntimeError naming the kernel and the argument
+  // when the buffer is not live.
+  Located argument(std::string_view kernel, size_t index, DeviceBuffer buffer) {
+    Entry& entry = find(buffer, [&](std::string_view problem) {
+      runtime_error() << buffer_argument_text(kernel, index, buffer) << problem;
+    });
+    return {entry, buffer.offset};
   }
 
   // Takes `buffer` out of the table (Device::release), its entry now the caller's.
-  // RuntimeError when it is not live.
+  // RuntimeError when it is not live or is a range of an allocation, not all of it.
   Entry remove(DeviceBuffer buffer) {
     auto it = entries_.find(buffer.id);
     if (it == entries_.end()) {
       runtime_error() << "release: " << buffer_name(buffer)
                       << " was already released or never allocated";
+    }
+    if (buffer.offset != 0 || buffer.bytes != it->second.bytes) {
+      runtime_error() << "release: " << buffer_name(buffer) << " is given as the range ["
+                      << buffer.offset << ", " << buffer.offset << " + " << buffer.bytes
+                      << ") of its " << it->second.bytes
+                      << " bytes; a device releases whole allocations";
     }
     Entry entry = std::move(it->second);
     entries_.erase(it);
@@ -90,6 +100,21 @@ class BufferTable {
   const Map& entries() const { return entries_; }
 
  private:
+  // The live entry of `buffer`, whose range must lie inside it; else `fail` is called
+  // with the rest of the message (" was released ...").
+  template <typename Fail>
+  Entry& find(DeviceBuffer buffer, Fail fail) {
+    auto it = entries_.find(buffer.id);
+    if (it == entries_.end()) fail(" was released or never allocated");
+    size_t size = it->second.bytes;
+    if (buffer.offset > size || buffer.bytes > size - buffer.offset) {
+      fail(" is given as the range [" + std::to_string(buffer.offset) + ", " +
+           std::to_string(buffer.offset) + " + " + std::to_string(buffer.bytes) +
+           ") of an allocation of " + std::to_string(size) + " bytes");
+    }
+    return it->second;
+  }
+
   Map entries_;
   uint64_t next_id_ = 1;
 };

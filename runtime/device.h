@@ -33,12 +33,23 @@ struct DeviceLimits {
   bool supports_subgroup_arithmetic = false;
   int api_version_major = 0, api_version_minor = 0;  // Vulkan 1.3, CUDA 12.4
   int compute_capability = 0;  // CUDA: 10 * major + minor (90 for sm_90); 0 elsewhere
+  // Memory, for the storage pool that sub-allocates tensors from large allocations.
+  uint64_t buffer_offset_alignment = 0;  // a kernel buffer's offset divides by it; 0: any
+  uint64_t max_allocation_bytes = 0;     // the largest single allocation; 0: no known limit
+  uint64_t pool_block_bytes = 0;  // the pool's allocation size; 0: one allocation per request
 };
 
-// A device memory allocation; owned by the device that made it.
+// The size of the allocations a device's storage pool sub-allocates from (where the
+// device allows one this large): few enough driver allocations for a model's tensors.
+inline constexpr uint64_t kPoolBlockBytes = uint64_t{64} << 20;
+
+// A device memory allocation, or the range [offset, offset + bytes) of one (what a
+// storage pool hands out); owned by the device that made it. Offsets given to upload,
+// download and copy count from `offset`, and a kernel sees the range as its buffer.
 struct DeviceBuffer {
   uint64_t id = 0;  // 0: none
   size_t bytes = 0;
+  size_t offset = 0;  // into the allocation `id`
 };
 
 enum class KernelFormat : uint8_t { SpirV, Ptx };
@@ -66,6 +77,7 @@ class Device {
   // The kernel format the device runs (SPIR-V on Vulkan, PTX on CUDA).
   virtual KernelFormat kernel_format() const = 0;
 
+  // A whole allocation (offset 0); release takes it whole.
   virtual DeviceBuffer allocate(size_t bytes) = 0;
   virtual void release(DeviceBuffer buffer) = 0;
   // Ordered after the work already submitted; `src` may be reused when this returns.

@@ -65,6 +65,9 @@ DeviceLimits query_limits(const CudaDriver& driver, CUdevice device) {
   limits.supports_subgroup_arithmetic = true;  // warp shuffles
   limits.api_version_major = driver.version / 1000;
   limits.api_version_minor = driver.version % 1000 / 10;
+  // cuMemAlloc aligns to 256 bytes; kernels load vectors of at most 16 from any buffer.
+  limits.buffer_offset_alignment = 256;
+  limits.pool_block_bytes = kPoolBlockBytes;
   return limits;
 }
 
@@ -200,7 +203,8 @@ class CudaDeviceImpl final : public CudaDevice {
 
   void upload(DeviceBuffer dst, size_t dst_offset, const void* src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    CUdeviceptr address = buffers_.lookup(dst, "upload", dst_offset, bytes).address + dst_offset;
+    auto [entry, at] = buffers_.lookup(dst, "upload", dst_offset, bytes);
+    CUdeviceptr address = entry.address + at;
     if (bytes == 0) return;
     if (src == nullptr) runtime_error() << "upload: the host source is null";
     ScopedCudaContext scope(driver_, context_);
@@ -225,7 +229,8 @@ class CudaDeviceImpl final : public CudaDevice {
 
   void download(void* dst, DeviceBuffer src, size_t src_offset, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    CUdeviceptr address = buffers_.lookup(src, "download", src_offset, bytes).address + src_offset;
+    auto [entry, at] = buffers_.lookup(src, "download", src_offset, bytes);
+    CUdeviceptr address = entry.address + at;
     if (bytes == 0) return;
     if (dst == nullptr) runtime_error() << "download: the host destination is null";
     ScopedCudaContext scope(driver_, context_);
@@ -265,10 +270,11 @@ class CudaDeviceImpl final : public CudaDevice {
   void copy(DeviceBuffer dst, size_t dst_offset, DeviceBuffer src, size_t src_offset,
             size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    CUdeviceptr to = buffers_.lookup(dst, "copy", dst_offset, bytes).address + dst_offset;
-    CUdeviceptr from = buffers_.lookup(src, "copy", src_offset, bytes).address + src_offset;
+    auto [to_entry, to_at] = buffers_.lookup(dst, "copy", dst_offset, bytes);
+    auto [from_entry, from_at] = buffers_.lookup(src, "copy", src_offset, bytes);
+    CUdeviceptr to = to_entry.address + to_at, from = from_entry.address + from_at;
     if (bytes == 0) return;
-    if (dst.id == src.id && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
+    if (dst.id == src.id && to_at < from_at + bytes && from_at < to_at + bytes) {
       runtime_error() << "copy: the source [" << src_offset << ", " << src_offset + bytes
                       << ") and destination [" << dst_offset << ", " << dst_offset + bytes
                       << ") overlap in " << buffer_name(dst);
@@ -292,7 +298,8 @@ class CudaDeviceImpl final : public CudaDevice {
     std::vector<CUdeviceptr> addresses;
     addresses.reserve(buffers.size());
     for (size_t i = 0; i < buffers.size(); ++i) {
-      addresses.push_back(buffers_.argument(kernel.abi.name, i, buffers[i]).address);
+      auto [entry, at] = buffers_.argument(kernel.abi.name, i, buffers[i]);
+      addresses.push_back(entry.address + at);
     }
     ScopedCudaContext scope(driver_, context_);
     kernel.launch(driver_, stream_, grid_size, addresses, scalars);

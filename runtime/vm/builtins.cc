@@ -112,7 +112,8 @@ Value alloc_storage(VirtualMachine& vm, std::span<const Value> in) {
               ": this VM runs on one device, index 0");
   }
   if (scope != "global") args.fail("storage scope '" + scope + "': only \"global\" is supported");
-  return Value::storage(vm.device_pool().allocate(static_cast<size_t>(size[0])));
+  return Value::storage(
+      vm.device_pool().allocate(static_cast<size_t>(size[0]), builtin::kAllocStorage));
 }
 
 // vm.builtin.alloc_tensor(storage, offset: Int, shape: Shape, dtype: DataType) -> Tensor.

@@ -65,7 +65,7 @@ void VirtualMachine::Impl::launch_kernel(const FunctionEntry& entry, std::span<c
   std::vector<std::shared_ptr<Storage>> workspaces;
   launch_kernel_func(device, kf, backend->kernels, kernel_ids, buffers, scalars,
                      [&](size_t, size_t bytes) {
-                       workspaces.push_back(device_pool->allocate(bytes));
+                       workspaces.push_back(device_pool->allocate(bytes, "a kernel workspace"));
                        return workspaces.back()->buffer;
                      });
 }

@@ -1,23 +1,31 @@
-// StoragePool: free lists keyed by the rounded block size, so that a block freed by one
-// call serves the same request in the next without asking the driver.
+// StoragePool: device storage as ranges of pooled blocks (RangeAllocator), a new block
+// only when no free range fits, and the free blocks given back before the pool reports
+// the device out of memory.
 #include "runtime/vm/storage_pool.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
-#include <new>
+#include <exception>
 #include <string>
 #include <utility>
 
 namespace relaxc::runtime::vm {
 namespace {
 
-size_t round_up(size_t bytes) {
-  size_t g = StoragePool::kGranularity;
-  if (bytes == 0) return g;
-  if (bytes > SIZE_MAX - g) runtime_error() << "cannot allocate " << bytes << " bytes";
-  return (bytes + g - 1) / g * g;
+// Vulkan's offset alignments are powers of two, CUDA's is 256.
+size_t pool_alignment(const Device* device) {
+  uint64_t device_alignment = device != nullptr ? device->limits().buffer_offset_alignment : 0;
+  return std::bit_ceil(std::max<size_t>(StoragePool::kGranularity, device_alignment));
+}
+
+std::string place(const Device* device) {
+  return device != nullptr ? "device \"" + device->limits().name + "\"" : "the host";
 }
 
 }  // namespace
+
+StoragePool::StoragePool(Device* device) : device_(device), ranges_(pool_alignment(device)) {}
 
 std::shared_ptr<StoragePool> StoragePool::create(Device* device) {
   return std::shared_ptr<StoragePool>(new StoragePool(device));
@@ -31,89 +39,118 @@ StoragePool::~StoragePool() {
   }
 }
 
-std::shared_ptr<Storage> StoragePool::allocate(size_t bytes) {
-  size_t size = round_up(bytes);
+std::shared_ptr<Storage> StoragePool::allocate(size_t bytes, std::string_view what) {
+  std::optional<size_t> size = ranges_.aligned_size(bytes);
   auto storage = std::make_shared<Storage>();
   storage->device = device_;
-  storage->bytes = size;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    bool reused = false;
-    if (device_ != nullptr) {
-      auto it = free_device_.find(size);
-      if (it != free_device_.end()) {
-        storage->buffer = it->second;
-        free_device_.erase(it);
-        reused = true;
-      }
-    } else {
-      auto it = free_host_.find(size);
-      if (it != free_host_.end()) {
-        storage->host = std::move(it->second);
-        free_host_.erase(it);
-        reused = true;
-      }
-    }
-    if (reused) {
-      ++stats_.reuses;
-      stats_.bytes_free -= size;
-      stats_.bytes_in_use += size;
-      storage->pool = shared_from_this();
-      return storage;
-    }
-  }
-  // A fresh block; when the device refuses, the free blocks go back and it tries again.
-  for (int attempt = 0;; ++attempt) {
-    try {
-      if (device_ != nullptr) {
-        storage->buffer = device_->allocate(size);
-      } else {
-        storage->host.assign(size, 0);
-      }
-      break;
-    } catch (const std::exception& e) {
-      if (attempt > 0) {
-        runtime_error() << "out of memory: cannot allocate " << size << " bytes on "
-                        << (device_ != nullptr ? "device \"" + device_->limits().name + "\""
-                                               : std::string("the host"))
-                        << ": " << e.what();
-      }
-      release_free_blocks();
-    }
-  }
+  // Host memory is zeroed outside the lock.
+  if (size && device_ == nullptr) storage->host.assign(*size, 0);
   std::lock_guard<std::mutex> lock(mutex_);
-  ++stats_.fresh_allocations;
-  stats_.bytes_in_use += size;
+  if (!size) refuse("", bytes, what, "the size rounded up to the alignment overflows");
+  storage->bytes = *size;
+  if (device_ == nullptr) {
+    ++stats_.fresh_allocations;
+    count_in_use(*size);
+    stats_.bytes_reserved += *size;
+    storage->pool = shared_from_this();
+    return storage;
+  }
+  std::optional<RangeAllocator::Range> range = ranges_.allocate(*size);
+  if (range) {
+    ++stats_.reuses;
+  } else {
+    add_block(*size, what);
+    range = ranges_.allocate(*size);
+  }
+  storage->buffer = DeviceBuffer{range->block, range->bytes, range->offset};
+  count_in_use(*size);
   storage->pool = shared_from_this();
   return storage;
 }
 
-void StoragePool::release_free_blocks() {
-  std::multimap<size_t, DeviceBuffer> device_blocks;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    device_blocks.swap(free_device_);
-    free_host_.clear();
-    stats_.bytes_free = 0;
+void StoragePool::add_block(size_t size, std::string_view what) {
+  uint64_t largest = device_->limits().max_allocation_bytes;
+  if (largest != 0 && size > largest) {
+    refuse("", size, what,
+           "more than the device's largest allocation (" + std::to_string(largest) + " bytes)");
   }
-  for (const auto& [size, buffer] : device_blocks) device_->release(buffer);
+  // A whole block where the device gives one; else the request alone, then the same
+  // once the free blocks went back.
+  std::string failure;
+  auto try_allocate = [&](size_t bytes) {
+    try {
+      DeviceBuffer buffer = device_->allocate(bytes);
+      ranges_.add_block(buffer.id, buffer.bytes);
+      blocks_.emplace(buffer.id, buffer);
+      ++stats_.fresh_allocations;
+      return true;
+    } catch (const std::exception& e) {
+      failure = e.what();
+      return false;
+    }
+  };
+  size_t block = std::max<size_t>(size, device_->limits().pool_block_bytes);
+  if (block > size && try_allocate(block)) return;
+  if (try_allocate(size)) return;
+  trim();
+  if (try_allocate(size)) return;
+  refuse("out of memory: ", size, what, failure);
+}
+
+void StoragePool::release_free_blocks() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  trim();
+}
+
+void StoragePool::trim() {
+  for (uint64_t id : ranges_.remove_free_blocks()) {
+    auto it = blocks_.find(id);
+    DeviceBuffer buffer = it->second;
+    blocks_.erase(it);
+    ++stats_.blocks_released;
+    device_->release(buffer);
+  }
+}
+
+void StoragePool::reset_peak() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.peak_bytes_in_use = stats_.bytes_in_use;
 }
 
 StoragePool::Stats StoragePool::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
+  Stats stats = stats_;
+  if (device_ != nullptr) {
+    stats.bytes_reserved = ranges_.bytes_reserved();
+    stats.bytes_free = ranges_.bytes_free();
+    stats.largest_free_range = ranges_.largest_free_range();
+    stats.blocks = static_cast<int64_t>(ranges_.block_count());
+  }
+  return stats;
 }
 
 void StoragePool::give_back(Storage& storage) {
   std::lock_guard<std::mutex> lock(mutex_);
-  size_t size = storage.bytes;
-  stats_.bytes_in_use -= size;
-  stats_.bytes_free += size;
+  stats_.bytes_in_use -= storage.bytes;
   if (device_ != nullptr) {
-    free_device_.emplace(size, storage.buffer);
+    ranges_.free({storage.buffer.id, storage.buffer.offset, storage.buffer.bytes});
   } else {
-    free_host_.emplace(size, std::move(storage.host));
+    stats_.bytes_reserved -= storage.bytes;
   }
+}
+
+void StoragePool::count_in_use(size_t bytes) {
+  stats_.bytes_in_use += bytes;
+  stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, stats_.bytes_in_use);
+}
+
+void StoragePool::refuse(std::string_view problem, size_t bytes, std::string_view what,
+                         const std::string& why) const {
+  runtime_error() << problem << "cannot allocate " << bytes << " bytes for " << what << " on "
+                  << place(device_) << ": " << why << " (the pool has " << stats_.bytes_in_use
+                  << " bytes in use of " << ranges_.bytes_reserved()
+                  << " reserved, the largest free range " << ranges_.largest_free_range()
+                  << " bytes)";
 }
 
 }  // namespace relaxc::runtime::vm

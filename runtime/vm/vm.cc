@@ -145,7 +145,7 @@ Value VirtualMachine::invoke(const Value& closure, std::vector<Value> args) {
 Tensor VirtualMachine::empty(DType dtype, std::vector<int64_t> shape) {
   size_t bytes = checked_tensor_bytes(dtype, shape, "empty");
   Tensor t;
-  t.storage = impl_->device_pool->allocate(bytes);
+  t.storage = impl_->device_pool->allocate(bytes, "a tensor");
   t.dtype = dtype;
   t.shape = std::move(shape);
   return t;
@@ -160,7 +160,7 @@ Tensor VirtualMachine::from_host(DType dtype, std::vector<int64_t> shape, const 
 Tensor VirtualMachine::host_tensor(DType dtype, std::vector<int64_t> shape, const void* data) {
   size_t bytes = checked_tensor_bytes(dtype, shape, "host_tensor");
   Tensor t;
-  t.storage = impl_->host_pool->allocate(bytes);
+  t.storage = impl_->host_pool->allocate(bytes, "a host tensor");
   t.dtype = dtype;
   t.shape = std::move(shape);
   if (bytes > 0) std::memcpy(t.storage->host.data(), data, bytes);

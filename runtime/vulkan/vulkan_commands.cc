@@ -186,12 +186,17 @@ VkDescriptorSet CommandQueue::allocate_descriptor_set(Batch& batch, const Vulkan
   return set;
 }
 
-void CommandQueue::dispatch(const VulkanKernel& kernel, std::span<const VkBuffer> buffers,
+void CommandQueue::dispatch(const VulkanKernel& kernel,
+                            std::span<const VkDescriptorBufferInfo> buffers,
                             std::span<const uint8_t> push_constants, std::array<uint32_t, 3> grid) {
   const VulkanDeviceFunctions& fn = context_->fn();
   Batch& batch = recording();
-  // A kernel may read and write any of its buffers.
-  order_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, buffers, buffers);
+  // A kernel may read and write any of its buffers. Accesses are tracked per VkBuffer:
+  // ranges of one pool block count as one buffer (more barriers, never fewer).
+  std::vector<VkBuffer> handles;
+  handles.reserve(buffers.size());
+  for (const VkDescriptorBufferInfo& range : buffers) handles.push_back(range.buffer);
+  order_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, handles, handles);
   fn.vkCmdBindPipeline(batch.commands, VK_PIPELINE_BIND_POINT_COMPUTE, kernel.pipeline());
   if (!buffers.empty()) {
     std::vector<VkDescriptorBufferInfo> infos(buffers.size());
@@ -199,7 +204,7 @@ void CommandQueue::dispatch(const VulkanKernel& kernel, std::span<const VkBuffer
     VkDescriptorSet set =
         kernel.uses_push_descriptors() ? VK_NULL_HANDLE : allocate_descriptor_set(batch, kernel);
     for (size_t i = 0; i < buffers.size(); ++i) {
-      infos[i] = VkDescriptorBufferInfo{buffers[i], 0, VK_WHOLE_SIZE};
+      infos[i] = buffers[i];
       writes[i] = VkWriteDescriptorSet{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       writes[i].dstSet = set;
       writes[i].dstBinding = static_cast<uint32_t>(i);

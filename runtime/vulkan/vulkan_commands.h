@@ -36,7 +36,8 @@ class CommandQueue {
   void copy(VkBuffer src, size_t src_offset, VkBuffer dst, size_t dst_offset, size_t bytes);
   // Makes the copies recorded so far visible to host reads after the batch completes.
   void make_transfers_visible_to_host();
-  void dispatch(const VulkanKernel& kernel, std::span<const VkBuffer> buffers,
+  // Binds buffer i of the kernel to the range `buffers[i]`.
+  void dispatch(const VulkanKernel& kernel, std::span<const VkDescriptorBufferInfo> buffers,
                 std::span<const uint8_t> push_constants, std::array<uint32_t, 3> grid);
 
   // Submits the batch being recorded, if it has commands.

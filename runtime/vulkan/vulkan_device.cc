@@ -61,7 +61,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
 
   void upload(DeviceBuffer dst, size_t dst_offset, const void* src, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    BufferEntry& entry = buffers_.lookup(dst, "upload", dst_offset, bytes);
+    auto [entry, at] = buffers_.lookup(dst, "upload", dst_offset, bytes);
     if (bytes == 0) return;
     if (src == nullptr) runtime_error() << "upload: the host source is null";
     const auto* host = static_cast<const uint8_t*>(src);
@@ -69,15 +69,14 @@ class VulkanDeviceImpl final : public VulkanDevice {
       StagingSlice slice = acquire_staging(bytes - done);
       std::memcpy(slice.data, host + done, slice.bytes);
       entry.last_use = commands_.recording_serial();
-      commands_.copy(slice.buffer, slice.offset, entry.buffer.handle(), dst_offset + done,
-                     slice.bytes);
+      commands_.copy(slice.buffer, slice.offset, entry.buffer.handle(), at + done, slice.bytes);
       done += slice.bytes;
     }
   }
 
   void download(void* dst, DeviceBuffer src, size_t src_offset, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    BufferEntry& entry = buffers_.lookup(src, "download", src_offset, bytes);
+    auto [entry, at] = buffers_.lookup(src, "download", src_offset, bytes);
     if (bytes == 0) return;
     if (dst == nullptr) runtime_error() << "download: the host destination is null";
     auto* host = static_cast<uint8_t*>(dst);
@@ -90,7 +89,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
             bytes - next, commands_.recording_serial(), commands_.completed_serial());
         if (!slice) break;
         entry.last_use = commands_.recording_serial();
-        commands_.copy(entry.buffer.handle(), src_offset + next, slice->buffer, slice->offset,
+        commands_.copy(entry.buffer.handle(), at + next, slice->buffer, slice->offset,
                        slice->bytes);
         pieces.emplace_back(*slice, next);
         next += slice->bytes;
@@ -108,16 +107,16 @@ class VulkanDeviceImpl final : public VulkanDevice {
   void copy(DeviceBuffer dst, size_t dst_offset, DeviceBuffer src, size_t src_offset,
             size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    BufferEntry& to = buffers_.lookup(dst, "copy", dst_offset, bytes);
-    BufferEntry& from = buffers_.lookup(src, "copy", src_offset, bytes);
+    auto [to, to_at] = buffers_.lookup(dst, "copy", dst_offset, bytes);
+    auto [from, from_at] = buffers_.lookup(src, "copy", src_offset, bytes);
     if (bytes == 0) return;
-    if (dst.id == src.id && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
+    if (dst.id == src.id && to_at < from_at + bytes && from_at < to_at + bytes) {
       runtime_error() << "copy: the source [" << src_offset << ", " << src_offset + bytes
                       << ") and destination [" << dst_offset << ", " << dst_offset + bytes
                       << ") overlap in " << buffer_name(dst);
     }
     to.last_use = from.last_use = commands_.recording_serial();
-    commands_.copy(from.buffer.handle(), src_offset, to.buffer.handle(), dst_offset, bytes);
+    commands_.copy(from.buffer.handle(), from_at, to.buffer.handle(), to_at, bytes);
   }
 
   KernelId load_kernel(const KernelBinary& kernel) override {
@@ -131,27 +130,33 @@ class VulkanDeviceImpl final : public VulkanDevice {
     const VulkanKernel& kernel = kernels_.get(kernel_id);
     check_launch(kernel.abi(), limits(), grid_size, buffers.size(), scalars);
     std::vector<uint8_t> push_constants = kernel.pack_scalars(scalars);
-    std::vector<VkBuffer> handles;
+    std::vector<VkDescriptorBufferInfo> ranges;
     std::vector<BufferEntry*> entries;
     for (size_t i = 0; i < buffers.size(); ++i) {
-      BufferEntry& entry = buffers_.argument(kernel.name(), i, buffers[i]);
+      auto [entry, at] = buffers_.argument(kernel.name(), i, buffers[i]);
       // Vulkan binds buffers through descriptors, which have bounds of their own.
-      if (entry.bytes == 0) {
+      if (buffers[i].bytes == 0) {
         runtime_error() << buffer_argument_text(kernel.name(), i, buffers[i])
                         << " is empty; Vulkan cannot bind an empty buffer";
       }
-      if (entry.bytes > context_->physical().max_storage_buffer_range) {
+      if (buffers[i].bytes > context_->physical().max_storage_buffer_range) {
         runtime_error() << buffer_argument_text(kernel.name(), i, buffers[i]) << " has "
-                        << entry.bytes
+                        << buffers[i].bytes
                         << " bytes, more than the device binds (maxStorageBufferRange = "
                         << context_->physical().max_storage_buffer_range << ")";
       }
-      handles.push_back(entry.buffer.handle());
+      uint64_t alignment = limits().buffer_offset_alignment;
+      if (alignment != 0 && at % alignment != 0) {
+        runtime_error() << buffer_argument_text(kernel.name(), i, buffers[i]) << " starts at byte "
+                        << at << " of its allocation, not a multiple of the device's "
+                        << "minStorageBufferOffsetAlignment (" << alignment << ")";
+      }
+      ranges.push_back(VkDescriptorBufferInfo{entry.buffer.handle(), at, buffers[i].bytes});
       entries.push_back(&entry);
     }
     if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;
     for (BufferEntry* entry : entries) entry->last_use = commands_.recording_serial();
-    commands_.dispatch(kernel, handles, push_constants, grid_size);
+    commands_.dispatch(kernel, ranges, push_constants, grid_size);
   }
 
   void synchronize() override {

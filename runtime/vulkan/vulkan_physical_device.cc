@@ -118,6 +118,11 @@ PhysicalDeviceInfo query_device(const VulkanInstance& instance, VkPhysicalDevice
   info.use_8bit_storage_extension = !vulkan_1_2 && info.storage_buffer_8bit;
   info.use_float16_int8_extension = !vulkan_1_2 && (info.shader_float16 || info.shader_int8);
   info.max_memory_allocation_size = maintenance3.maxMemoryAllocationSize;
+  limits.buffer_offset_alignment = vk_limits.minStorageBufferOffsetAlignment;
+  limits.max_allocation_bytes = maintenance3.maxMemoryAllocationSize;
+  limits.pool_block_bytes = maintenance3.maxMemoryAllocationSize == 0
+                                ? kPoolBlockBytes
+                                : std::min(kPoolBlockBytes, maintenance3.maxMemoryAllocationSize);
   info.max_push_descriptors = has_push_descriptor ? push_descriptor.maxPushDescriptors : 0;
 
   limits.subgroup_size = static_cast<int>(subgroup.subgroupSize);

@@ -106,6 +106,11 @@ class CheckingHostDevice : public Device {
   }
   uint8_t* range(DeviceBuffer buffer, size_t offset, size_t bytes) {
     std::vector<uint8_t>& m = memory(buffer);
+    if (offset > buffer.bytes || bytes > buffer.bytes - offset) {
+      fail("access of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+           " in a range of " + std::to_string(buffer.bytes) + " bytes");
+    }
+    offset += buffer.offset;
     if (offset > m.size() || bytes > m.size() - offset) {
       fail("access of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
            " in a buffer of " + std::to_string(m.size()));

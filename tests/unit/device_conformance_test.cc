@@ -241,6 +241,45 @@ TEST_P(DeviceConformanceTest, RangeAndHandleErrorsNameTheOperation) {
   device_->release(empty);
 }
 
+// What a storage pool hands out: ranges of one allocation at the device's offset
+// alignment, used by transfers, copies and kernels as buffers of their own.
+TEST_P(DeviceConformanceTest, RangesOfOneAllocationActAsBuffers) {
+  KernelId add = load_vector_add();
+  const int64_t n = 300;
+  const size_t bytes = n * 4;
+  size_t align = std::max<size_t>(256, device_->limits().buffer_offset_alignment);
+  size_t stride = (bytes + align - 1) / align * align;
+  DeviceBuffer block = device_->allocate(4 * stride);
+  auto range = [&](size_t i) { return DeviceBuffer{block.id, bytes, block.offset + i * stride}; };
+  std::vector<float> a(bytes / 4), b(bytes / 4), expected(bytes / 4);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = 0.5f * static_cast<float>(i);
+    b[i] = 100.0f - static_cast<float>(i);
+    expected[i] = a[i] + b[i];
+  }
+  device_->upload(range(0), 0, a.data(), bytes);
+  device_->upload(range(1), 0, b.data(), bytes);
+  std::vector<DeviceBuffer> args = {range(0), range(1), range(2)};
+  std::vector<int64_t> scalars = {n};
+  device_->launch(add, {blocks_for(n, 64), 1, 1}, args, scalars);
+  device_->copy(range(3), 0, range(2), 0, bytes);
+  EXPECT_EQ(download_vector<float>(*device_, range(3), n), expected);
+  EXPECT_EQ(download_vector<float>(*device_, range(0), n), a);  // the neighbours kept theirs
+  uint8_t host[8] = {};
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->upload(range(0), bytes - 4, host, 8); }),
+                       "upload: the range [" + std::to_string(bytes - 4) + ", " +
+                           std::to_string(bytes - 4) + " + 8) is outside buffer #"));
+  DeviceBuffer past{block.id, bytes, 4 * stride - 4};
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->download(host, past, 0, 4); }),
+                       "download: buffer #" + std::to_string(block.id) +
+                           " is given as the range [" + std::to_string(4 * stride - 4) + ", " +
+                           std::to_string(4 * stride - 4) + " + " + std::to_string(bytes) +
+                           ") of an allocation of " + std::to_string(4 * stride) + " bytes"));
+  EXPECT_TRUE(contains(runtime_error_of([&] { device_->release(range(1)); }),
+                       "; a device releases whole allocations"));
+  device_->release(block);
+}
+
 TEST_P(DeviceConformanceTest, DeviceToDeviceCopy) {
   std::vector<uint32_t> values(10000);
   std::iota(values.begin(), values.end(), 1);

@@ -16,7 +16,8 @@ namespace relaxc::testing {
 
 namespace vm = runtime::vm;
 
-// A device whose memory is host memory and which runs no kernels.
+// A device whose memory is host memory and which runs no kernels. Its limits ask the
+// storage pool for one allocation per request (pool_block_bytes 0).
 class HostMemoryDevice : public runtime::Device {
  public:
   HostMemoryDevice() { limits_.name = "host memory"; }
@@ -31,16 +32,16 @@ class HostMemoryDevice : public runtime::Device {
   void release(runtime::DeviceBuffer b) override { memory_.erase(b.id); }
   void upload(runtime::DeviceBuffer dst, size_t offset, const void* src, size_t bytes) override {
     ++uploads;
-    std::memcpy(memory_.at(dst.id).data() + offset, src, bytes);
+    std::memcpy(memory_.at(dst.id).data() + dst.offset + offset, src, bytes);
   }
   void download(void* dst, runtime::DeviceBuffer src, size_t offset, size_t bytes) override {
     ++downloads;
-    std::memcpy(dst, memory_.at(src.id).data() + offset, bytes);
+    std::memcpy(dst, memory_.at(src.id).data() + src.offset + offset, bytes);
   }
   void copy(runtime::DeviceBuffer dst, size_t dst_offset, runtime::DeviceBuffer src,
             size_t src_offset, size_t bytes) override {
-    std::memcpy(memory_.at(dst.id).data() + dst_offset, memory_.at(src.id).data() + src_offset,
-                bytes);
+    std::memcpy(memory_.at(dst.id).data() + dst.offset + dst_offset,
+                memory_.at(src.id).data() + src.offset + src_offset, bytes);
   }
   runtime::KernelId load_kernel(const runtime::KernelBinary&) override {
     throw runtime::RuntimeError("the host memory device runs no kernels");

@@ -219,6 +219,27 @@ TEST_P(VulkanDeviceTest, EmptyBufferArgumentsAreRefusedThenTheDeviceWorks) {
   EXPECT_EQ(run_vector_add(*device_, add, x, y), (std::vector<float>{11, 22, 33}));
 }
 
+TEST_P(VulkanDeviceTest, ARangeOffTheOffsetAlignmentIsRefusedThenTheDeviceWorks) {
+  uint64_t alignment = device_->limits().buffer_offset_alignment;
+  if (alignment < 2) GTEST_SKIP() << "the device binds ranges at any offset";
+  KernelId add = device_->load_kernel(vector_add_kernel());
+  DeviceBuffer a = device_->allocate(1024);
+  DeviceBuffer off{a.id, 256, alignment / 2};
+  std::vector<DeviceBuffer> args = {a, off, a};
+  std::vector<int64_t> n = {64};
+  EXPECT_EQ(runtime_error_of([&] {
+              device_->launch(add, {1, 1, 1}, args, n);
+            }),
+            "kernel 'vector_add': buffer argument 1 (buffer #" + std::to_string(a.id) +
+                ") starts at byte " + std::to_string(alignment / 2) +
+                " of its allocation, not a multiple of the device's "
+                "minStorageBufferOffsetAlignment (" +
+                std::to_string(alignment) + ")");
+  device_->release(a);
+  std::vector<float> x = {1, 2, 3}, y = {10, 20, 30};
+  EXPECT_EQ(run_vector_add(*device_, add, x, y), (std::vector<float>{11, 22, 33}));
+}
+
 TEST_P(VulkanDeviceTest, DamagedSpirvIsRefusedWithItsReason) {
   KernelBinary bad_magic = vector_add_kernel();
   bad_magic.code[0] ^= 0xff;
