@@ -2,6 +2,7 @@
 // call serves the same request in the next without asking the driver.
 #include "runtime/vm/storage_pool.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -58,6 +59,7 @@ std::shared_ptr<Storage> StoragePool::allocate(size_t bytes) {
       ++stats_.reuses;
       stats_.bytes_free -= size;
       stats_.bytes_in_use += size;
+      stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, stats_.bytes_in_use);
       storage->pool = shared_from_this();
       return storage;
     }
@@ -84,6 +86,7 @@ std::shared_ptr<Storage> StoragePool::allocate(size_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.fresh_allocations;
   stats_.bytes_in_use += size;
+  stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, stats_.bytes_in_use);
   storage->pool = shared_from_this();
   return storage;
 }
@@ -97,6 +100,11 @@ void StoragePool::release_free_blocks() {
     stats_.bytes_free = 0;
   }
   for (const auto& [size, buffer] : device_blocks) device_->release(buffer);
+}
+
+void StoragePool::reset_peak() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.peak_bytes_in_use = stats_.bytes_in_use;
 }
 
 StoragePool::Stats StoragePool::stats() const {

@@ -27,9 +27,12 @@ class StoragePool : public std::enable_shared_from_this<StoragePool> {
   std::shared_ptr<Storage> allocate(size_t bytes);
   // Gives the free blocks back to the device.
   void release_free_blocks();
+  // Starts a new peak: peak_bytes_in_use := bytes_in_use.
+  void reset_peak();
 
   struct Stats {
     size_t bytes_in_use = 0;     // blocks handed out
+    size_t peak_bytes_in_use = 0;  // the most bytes_in_use since creation or reset_peak
     size_t bytes_free = 0;       // blocks on the free list
     int64_t fresh_allocations = 0;  // blocks the device allocated
     int64_t reuses = 0;             // requests served from the free list
