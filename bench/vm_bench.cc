@@ -2,7 +2,7 @@
 // GPU; CUDA where there is one):
 // - VmInterpreter: a function of 64 bindings and no kernels (shape checks, shapes made
 //   from the shape heap, reshapes as views): the interpreter's cost per call, and per
-//   instruction (items/s counts instructions);
+//   instruction (items/s counts instructions; counter time_per_instruction, in seconds);
 // - VmMlp: examples/mlp.py's main (a reduction kernel, a bias+ReLU kernel, two
 //   reshapes, a call between Relax functions) per call for a batch of n images,
 //   including the launches; the host waits once per iteration;
@@ -79,7 +79,10 @@ void BM_VmInterpreter(benchmark::State& state, TargetKind kind) {
   std::vector<float> data(8 * 4, 1.0f);
   Value x = Value::tensor(vm.from_host(DType::Float(32), {8, 4}, data.data()));
   for (auto _ : state) benchmark::DoNotOptimize(vm.call("main", {x}));
-  state.SetItemsProcessed(state.iterations() * instruction_count(*exe, "main"));
+  const int64_t instructions = state.iterations() * instruction_count(*exe, "main");
+  state.SetItemsProcessed(instructions);
+  state.counters["time_per_instruction"] = benchmark::Counter(
+      static_cast<double>(instructions), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 std::string read_example() {
