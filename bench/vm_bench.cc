@@ -2,7 +2,10 @@
 // GPU; CUDA where there is one):
 // - VmInterpreter: a function of 64 bindings and no kernels (shape checks, shapes made
 //   from the shape heap, reshapes as views): the interpreter's cost per call, and per
-//   instruction (items/s counts instructions);
+//   instruction (items/s counts instructions; counter time_per_instruction, in seconds);
+// - VmDispatch: a hand-built function of 1000 calls of a builtin that makes no value:
+//   the interpreter's dispatch cost per instruction (counter time_per_instruction), CPU
+//   time, as the call never waits for the device;
 // - VmMlp: examples/mlp.py's main (a reduction kernel, a bias+ReLU kernel, two
 //   reshapes, a call between Relax functions) per call for a batch of n images,
 //   including the launches; the host waits once per iteration;
@@ -79,7 +82,57 @@ void BM_VmInterpreter(benchmark::State& state, TargetKind kind) {
   std::vector<float> data(8 * 4, 1.0f);
   Value x = Value::tensor(vm.from_host(DType::Float(32), {8, 4}, data.data()));
   for (auto _ : state) benchmark::DoNotOptimize(vm.call("main", {x}));
-  state.SetItemsProcessed(state.iterations() * instruction_count(*exe, "main"));
+  const int64_t instructions = state.iterations() * instruction_count(*exe, "main");
+  state.SetItemsProcessed(instructions);
+  state.counters["time_per_instruction"] = benchmark::Counter(
+      static_cast<double>(instructions), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// main(x): 1000 instructions %1 = vm.builtin.copy(%0) (a builtin that returns its
+// argument, so that the call makes no value), then ret %1: the cost of dispatching a
+// Call of a packed function, nothing else.
+std::shared_ptr<const runtime::vm::Executable> dispatch_executable() {
+  namespace vm = runtime::vm;
+  vm::Executable exe;
+  vm::FunctionEntry main;
+  main.kind = vm::FunctionKind::Bytecode;
+  main.name = "main";
+  main.param_names = {"x"};
+  main.num_registers = 2;
+  vm::Instruction copy;
+  copy.opcode = vm::Opcode::Call;
+  copy.dst = 1;
+  copy.func = 1;
+  copy.args = {vm::Arg{vm::Arg::Kind::Register, 0}};
+  main.code.assign(1000, copy);
+  vm::Instruction ret;
+  ret.opcode = vm::Opcode::Ret;
+  ret.reg = 1;
+  main.code.push_back(ret);
+  vm::FunctionEntry builtin;
+  builtin.kind = vm::FunctionKind::Packed;
+  builtin.name = "vm.builtin.copy";
+  exe.functions = {main, builtin};
+  exe.exports = {0};
+  return std::make_shared<const vm::Executable>(std::move(exe));
+}
+
+void BM_VmDispatch(benchmark::State& state) {
+  runtime::Device* device = bench_device(TargetKind::Vulkan);
+  if (device == nullptr) device = bench_device(TargetKind::Cuda);
+  if (device == nullptr) {
+    state.SkipWithError("no device");
+    return;
+  }
+  auto exe = dispatch_executable();
+  runtime::vm::VirtualMachine vm(exe, *device);
+  std::vector<float> data(4, 1.0f);
+  Value x = Value::tensor(vm.from_host(DType::Float(32), {4}, data.data()));
+  for (auto _ : state) benchmark::DoNotOptimize(vm.call("main", {x}));
+  const int64_t instructions = state.iterations() * instruction_count(*exe, "main");
+  state.SetItemsProcessed(instructions);
+  state.counters["time_per_instruction"] = benchmark::Counter(
+      static_cast<double>(instructions), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 std::string read_example() {
@@ -126,6 +179,7 @@ void BM_VmMlp(benchmark::State& state, TargetKind kind) {
       benchmark::Counter::kIsRate);
 }
 
+BENCHMARK(BM_VmDispatch);
 BENCHMARK_CAPTURE(BM_VmInterpreter, vulkan, TargetKind::Vulkan)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmInterpreter, cuda, TargetKind::Cuda)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmMlp, vulkan, TargetKind::Vulkan)->Arg(1)->Arg(64)->Arg(1024)->UseRealTime();

@@ -60,8 +60,9 @@ void PrimFuncLauncher::launch(std::span<const BufferArg> args,
     }
     return workspaces_[index];
   };
+  runtime::vm::KernelLaunchScratch scratch;
   runtime::vm::launch_kernel_func(device_, kernel_func_, func_.binaries, kernel_ids_, buffers,
-                                  scalar_values, workspace);
+                                  scalar_values, workspace, scratch);
 }
 
 }  // namespace relaxc::driver

@@ -70,6 +70,12 @@ struct KernelBinary {
 
 using KernelId = uint32_t;
 
+// The device time of one launch, measured while kernel timing is on.
+struct KernelTiming {
+  std::string kernel;  // the kernel's entry point
+  double device_us = 0;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -96,6 +102,16 @@ class Device {
                       std::span<const DeviceBuffer> buffers, std::span<const int64_t> scalars) = 0;
   // Waits until everything enqueued has finished.
   virtual void synchronize() = 0;
+
+  // Per-launch device timing (CUDA events, Vulkan timestamp queries) for `relaxc bench`;
+  // off by default, so that launches pay nothing for it. Turning it on returns false
+  // (and leaves it off) where the device cannot time kernels; turning it off drops the
+  // timings not yet taken.
+  virtual bool set_kernel_timing(bool on) { return !on; }
+  // Waits for the work enqueued, then returns the timings of the launches made since
+  // timing was turned on or last taken, in launch order (launches with an empty grid
+  // are not timed).
+  virtual std::vector<KernelTiming> take_kernel_timings() { return {}; }
 };
 
 }  // namespace relaxc::runtime

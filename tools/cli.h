@@ -45,6 +45,9 @@ struct CommandLine {
   std::vector<std::string> inputs;    // run: --input, in order
   std::optional<std::string> output_dir;  // run: --output-dir
   std::string device = "auto";        // run: --device
+  int64_t warmup = 3;                 // bench: --warmup, calls before measuring
+  int64_t repeat = 20;                // bench: --repeat, calls measured
+  std::optional<std::string> json;    // bench: --json FILE
   bool verify = false;                // inspect: --verify
   bool report = false;                // build: --report
   std::optional<std::string> report_device;      // build: --report-device (a preset's name)

@@ -3,6 +3,7 @@
 // tools/import_command.cc).
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -25,6 +26,7 @@
 #include "ir/text/printer.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
+#include "tools/bench_command.h"
 #include "tools/cli.h"
 #include "tools/import_command.h"
 #include "tools/vm_commands.h"
@@ -47,6 +49,8 @@ Commands:
   run     run a function of an executable (or of FILE, built for the device) on
           .npy inputs
   inspect print an executable as text: functions, instructions, constants, kernels
+  bench   time a function of an executable (or of FILE) on a device: latency, host
+          time, device time per kernel, peak device memory
   import  import an ONNX model (FILE.onnx) and print it as a text module
 
 FILE is a text module (.py or .relax, see docs/text_format.md), or for run and inspect
@@ -144,6 +148,7 @@ struct CommandSpec {
   bool takes_emit = false;              // --emit (codegen)
   bool takes_pipeline_options = false;  // --print-after-each, --time-passes, --disable-pass (build)
   bool takes_run_options = false;       // --function, --input, --output-dir, --device (run)
+  bool takes_bench_options = false;     // --function, --input, --device, --warmup, --repeat, --json
   bool takes_verify = false;            // --verify (inspect)
   bool takes_report = false;            // --report, --report-device, --report-shape (build)
 };
@@ -178,6 +183,19 @@ std::vector<std::string> parse_pass_list(std::string_view list) {
     begin = end + 1;
   }
   return names;
+}
+
+// The value of a count option (--warmup, --repeat): an integer from `min` to 1000000.
+int64_t parse_count(std::string_view option, const std::string& text, int64_t min) {
+  constexpr int64_t kMaxCount = 1000000;
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min ||
+      value > kMaxCount) {
+    throw UsageError{std::string(option) + " expects an integer from " + std::to_string(min) +
+                     " to " + std::to_string(kMaxCount) + ", got '" + text + "'"};
+  }
+  return value;
 }
 
 CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::string>& args) {
@@ -224,16 +242,27 @@ CommandLine parse_command_line(const CommandSpec& spec, const std::vector<std::s
         throw UsageError{"--disable-pass: " + why};
       }
       cl.disabled_passes.insert(std::move(name));
-    } else if (spec.takes_run_options && (arg == "--function" || arg.starts_with("--function="))) {
+    } else if ((spec.takes_run_options || spec.takes_bench_options) &&
+               (arg == "--function" || arg.starts_with("--function="))) {
       cl.function = arg == "--function" ? next_value(arg) : arg.substr(std::strlen("--function="));
-    } else if (spec.takes_run_options && (arg == "--input" || arg.starts_with("--input="))) {
+    } else if ((spec.takes_run_options || spec.takes_bench_options) &&
+               (arg == "--input" || arg.starts_with("--input="))) {
       cl.inputs.push_back(arg == "--input" ? next_value(arg) : arg.substr(std::strlen("--input=")));
     } else if (spec.takes_run_options &&
                (arg == "--output-dir" || arg.starts_with("--output-dir="))) {
       cl.output_dir =
           arg == "--output-dir" ? next_value(arg) : arg.substr(std::strlen("--output-dir="));
-    } else if (spec.takes_run_options && (arg == "--device" || arg.starts_with("--device="))) {
+    } else if ((spec.takes_run_options || spec.takes_bench_options) &&
+               (arg == "--device" || arg.starts_with("--device="))) {
       cl.device = arg == "--device" ? next_value(arg) : arg.substr(std::strlen("--device="));
+    } else if (spec.takes_bench_options && (arg == "--warmup" || arg.starts_with("--warmup=") ||
+                                            arg == "--repeat" || arg.starts_with("--repeat="))) {
+      bool warmup = arg.starts_with("--warmup");
+      std::string_view option = warmup ? "--warmup" : "--repeat";
+      std::string text = arg == option ? next_value(arg) : arg.substr(option.size() + 1);
+      (warmup ? cl.warmup : cl.repeat) = parse_count(option, text, warmup ? 0 : 1);
+    } else if (spec.takes_bench_options && (arg == "--json" || arg.starts_with("--json="))) {
+      cl.json = arg == "--json" ? next_value(arg) : arg.substr(std::strlen("--json="));
     } else if (spec.takes_report && arg == "--report") {
       cl.report = true;
     } else if (spec.takes_report &&
@@ -397,6 +426,7 @@ const std::vector<Command>& commands() {
        run_build,
        build_help},
       {{.name = "run", .takes_run_options = true}, run_run, run_help},
+      {{.name = "bench", .takes_bench_options = true}, run_bench, bench_help},
       {{.name = "inspect", .takes_output = true, .takes_verify = true}, run_inspect, inspect_help},
       {{.name = "import", .takes_output = true}, run_import, import_help},
   };

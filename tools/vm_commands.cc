@@ -280,8 +280,8 @@ std::string summary(const runtime::NpyArray& array) {
   return array.dtype.str() + " " + shape_text(array.shape) + " " + values;
 }
 
-// The arguments of the call: one device tensor per .npy input, after checking that
-// their number is the function's.
+}  // namespace
+
 std::vector<Value> load_inputs(runtime::vm::VirtualMachine& vm, const CommandLine& cl) {
   const Executable& exe = vm.executable();
   int64_t index = exe.find_export(cl.function);
@@ -304,7 +304,35 @@ std::vector<Value> load_inputs(runtime::vm::VirtualMachine& vm, const CommandLin
   return args;
 }
 
-}  // namespace
+LoadedProgram load_program(const CommandLine& cl) {
+  LoadedProgram program;
+  // An executable or a text module, from a file or standard input: mapped (or read) once,
+  // then told apart by the executable's magic.
+  std::shared_ptr<const runtime::InputBytes> file =
+      runtime::map_input_file(cl.input, runtime::kMaxDataFileBytes);
+  const std::span<const uint8_t> bytes = file->bytes();
+  const std::string name = cl.input == "-" ? runtime::kStdinName : cl.input;
+  if (onnx_import::is_onnx_path(cl.input)) {
+    IRModule module = onnx_import::import_model(bytes, name);
+    program.onnx_names = onnx_import::output_names(module);
+    program.device = open_run_device(cl.device, nullptr);
+    program.exe =
+        std::make_shared<const Executable>(driver::build(module, {device_target(*program.device)}));
+  } else if (is_executable(bytes)) {
+    program.exe = std::make_shared<const Executable>(runtime::vm::load_executable_from(file, name));
+    program.device = open_run_device(cl.device, program.exe.get());
+  } else {
+    if (bytes.size() > runtime::kMaxTextFileBytes) {
+      throw FileError{name + ": larger than the limit of " +
+                      std::to_string(runtime::kMaxTextFileBytes) + " bytes for a text module"};
+    }
+    IRModule module = checked_module(Source{name, std::string(bytes.begin(), bytes.end())});
+    program.device = open_run_device(cl.device, nullptr);
+    program.exe =
+        std::make_shared<const Executable>(driver::build(module, {device_target(*program.device)}));
+  }
+  return program;
+}
 
 std::string build_help() {
   std::string help = kBuildHelp;
@@ -370,32 +398,7 @@ int run_inspect(const CommandLine& cl) {
 }
 
 int run_run(const CommandLine& cl) {
-  std::shared_ptr<const Executable> exe;
-  std::unique_ptr<runtime::Device> device;
-  // An executable or a text module, from a file or standard input: mapped (or read) once,
-  // then told apart by the executable's magic.
-  std::shared_ptr<const runtime::InputBytes> file =
-      runtime::map_input_file(cl.input, runtime::kMaxDataFileBytes);
-  const std::span<const uint8_t> bytes = file->bytes();
-  const std::string name = cl.input == "-" ? runtime::kStdinName : cl.input;
-  std::vector<std::string> onnx_names;  // of the graph's outputs, for an ONNX model
-  if (onnx_import::is_onnx_path(cl.input)) {
-    IRModule module = onnx_import::import_model(bytes, name);
-    onnx_names = onnx_import::output_names(module);
-    device = open_run_device(cl.device, nullptr);
-    exe = std::make_shared<const Executable>(driver::build(module, {device_target(*device)}));
-  } else if (is_executable(bytes)) {
-    exe = std::make_shared<const Executable>(runtime::vm::load_executable_from(file, name));
-    device = open_run_device(cl.device, exe.get());
-  } else {
-    if (bytes.size() > runtime::kMaxTextFileBytes) {
-      throw FileError{name + ": larger than the limit of " +
-                      std::to_string(runtime::kMaxTextFileBytes) + " bytes for a text module"};
-    }
-    IRModule module = checked_module(Source{name, std::string(bytes.begin(), bytes.end())});
-    device = open_run_device(cl.device, nullptr);
-    exe = std::make_shared<const Executable>(driver::build(module, {device_target(*device)}));
-  }
+  auto [exe, device, onnx_names] = load_program(cl);
   runtime::vm::VirtualMachine vm(exe, *device);
   std::vector<Value> args = load_inputs(vm, cl);
   std::cout << "device: " << device->limits().name << " ("

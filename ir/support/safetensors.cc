@@ -9,6 +9,7 @@
 #include <set>
 
 #include "ir/support/diagnostics.h"
+#include "ir/support/json_text.h"
 
 namespace relaxc {
 namespace {
@@ -173,24 +174,6 @@ class JsonReader {
   const std::string& file_;
   size_t pos_ = 0;
 };
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[(c >> 4) & 0xf];
-      out += kHex[c & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string out = "[";

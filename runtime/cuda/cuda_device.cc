@@ -145,6 +145,7 @@ class CudaDeviceImpl final : public CudaDevice {
         (void)driver_.cuMemFree(pending.address);
         (void)driver_.cuEventDestroy(pending.done);
       }
+      destroy_timed_launches();
       for (const auto& [id, entry] : buffers_.entries()) {
         if (entry.address != 0) (void)driver_.cuMemFree(entry.address);
       }
@@ -302,7 +303,45 @@ class CudaDeviceImpl final : public CudaDevice {
       addresses.push_back(entry.address + at);
     }
     ScopedCudaContext scope(driver_, context_);
+    if (!timing_) {
+      kernel.launch(driver_, stream_, grid_size, addresses, scalars);
+      return;
+    }
+    // Timed: an event pair around the launch, read by take_kernel_timings.
+    TimedLaunch& timed = timed_.emplace_back(TimedLaunch{kernel.abi.name, nullptr, nullptr});
+    driver_.check(driver_.cuEventCreate(&timed.start, kCuEventDefault), "cuEventCreate");
+    driver_.check(driver_.cuEventCreate(&timed.end, kCuEventDefault), "cuEventCreate");
+    driver_.check(driver_.cuEventRecord(timed.start, stream_), "cuEventRecord", "timing a launch");
     kernel.launch(driver_, stream_, grid_size, addresses, scalars);
+    driver_.check(driver_.cuEventRecord(timed.end, stream_), "cuEventRecord", "timing a launch");
+  }
+
+  bool set_kernel_timing(bool on) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ScopedCudaContext scope(driver_, context_);
+    timing_ = on;
+    if (!on) destroy_timed_launches();
+    return true;
+  }
+
+  std::vector<KernelTiming> take_kernel_timings() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ScopedCudaContext scope(driver_, context_);
+    std::vector<KernelTiming> timings;
+    try {
+      driver_.check(driver_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
+      for (const TimedLaunch& timed : timed_) {
+        float milliseconds = 0;
+        driver_.check(driver_.cuEventElapsedTime(&milliseconds, timed.start, timed.end),
+                      "cuEventElapsedTime", "timing kernel '" + timed.kernel + "'");
+        timings.push_back({timed.kernel, 1000.0 * milliseconds});
+      }
+    } catch (...) {
+      destroy_timed_launches();
+      throw;
+    }
+    destroy_timed_launches();
+    return timings;
   }
 
   void synchronize() override {
@@ -342,6 +381,10 @@ class CudaDeviceImpl final : public CudaDevice {
     CUdeviceptr address = 0;  // 0 for an empty buffer
     size_t bytes = 0;
   };
+  struct TimedLaunch {
+    std::string kernel;
+    CUevent start = nullptr, end = nullptr;
+  };
   struct PendingFree {
     CUdeviceptr address = 0;
     CUevent done = nullptr;  // recorded behind the last work that may use the memory
@@ -365,6 +408,15 @@ class CudaDeviceImpl final : public CudaDevice {
     }
   }
 
+  // The events of the timed launches, once read or dropped. The context is current.
+  void destroy_timed_launches() {
+    for (const TimedLaunch& timed : timed_) {
+      if (timed.start != nullptr) (void)driver_.cuEventDestroy(timed.start);
+      if (timed.end != nullptr) (void)driver_.cuEventDestroy(timed.end);
+    }
+    timed_.clear();
+  }
+
   // Cleanup after a timing, also on its error path: nothing to report.
   void destroy_events(CUevent start, CUevent end) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -384,6 +436,8 @@ class CudaDeviceImpl final : public CudaDevice {
   std::unique_ptr<CudaKernelCache> kernels_;
   BufferTable<BufferEntry> buffers_;
   std::vector<PendingFree> pending_frees_;
+  bool timing_ = false;  // kernel timing (off unless relaxc bench turns it on)
+  std::vector<TimedLaunch> timed_;
   std::mutex mutex_;
 };
 

@@ -24,8 +24,8 @@ void add_print_builtin(PackedFuncTable& table);   // builtins_print.cc
 // "vm.builtin.alloc_tensor: argument 2 (shape) is an int64, expected a shape".
 class BuiltinArgs {
  public:
-  BuiltinArgs(std::string builtin, std::span<const Value> args)
-      : builtin_(std::move(builtin)), args_(args) {}
+  // `builtin` is a name of builtin_abi.h (static storage: nothing is copied per call).
+  BuiltinArgs(const char* builtin, std::span<const Value> args) : builtin_(builtin), args_(args) {}
 
   size_t size() const { return args_.size(); }
   // "vm.builtin.x takes 4 arguments, got 3".
@@ -46,7 +46,7 @@ class BuiltinArgs {
 
  private:
   [[noreturn]] void wrong_kind(size_t i, const char* what, const char* expected) const;
-  std::string builtin_;
+  const char* builtin_;
   std::span<const Value> args_;
 };
 

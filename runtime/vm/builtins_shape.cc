@@ -80,9 +80,10 @@ std::string loaded_value_note(std::string_view err_ctx, size_t d) {
   return " (the value of " + text + (identifier ? " bound earlier)" : ")");
 }
 
-// err_ctx, or the builtin's name when the compiler gave none.
-std::string context(const std::string& err_ctx, const char* builtin) {
-  return err_ctx.empty() ? std::string(builtin) : err_ctx;
+// err_ctx, or the builtin's name when the compiler gave none. A view: the checks pass,
+// so nothing is copied for them.
+std::string_view context(const std::string& err_ctx, const char* builtin) {
+  return err_ctx.empty() ? std::string_view(builtin) : std::string_view(err_ctx);
 }
 
 // match_shape(x_or_shape, heap, ndim, code0, value0, ..., err_ctx)
@@ -95,7 +96,7 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
     args.fail("takes 4 + 2 * ndim arguments (ndim " + std::to_string(ndim) + "), got " +
               std::to_string(in.size()));
   }
-  const std::string& err_ctx = context(args.string(in.size() - 1, "err_ctx"), name);
+  std::string_view err_ctx = context(args.string(in.size() - 1, "err_ctx"), name);
   std::span<int64_t> heap = heap_slots(args, 1);
   const std::vector<int64_t>* dims = nullptr;
   if (in[0].kind() == Value::Kind::Tensor) {
@@ -113,7 +114,6 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
     int64_t code = args.integer(3 + 2 * d, "code");
     int64_t value = args.integer(4 + 2 * d, "value");
     int64_t actual = (*dims)[d];
-    std::string found = ": dimension " + std::to_string(d) + " is " + std::to_string(actual);
     switch (code) {
       case builtin::kNoOp:
         break;
@@ -122,14 +122,15 @@ Value match_shape(VirtualMachine&, std::span<const Value> in) {
         break;
       case builtin::kAssertEqualToImm:
         if (actual != value) {
-          runtime_error() << err_ctx << found << ", expected " << value;
+          runtime_error() << err_ctx << ": dimension " << d << " is " << actual << ", expected "
+                          << value;
         }
         break;
       case builtin::kAssertEqualToLoad: {
         int64_t expected = heap_slot(args, heap, value);
         if (actual != expected) {
-          runtime_error() << err_ctx << found << ", expected " << expected
-                          << loaded_value_note(err_ctx, d);
+          runtime_error() << err_ctx << ": dimension " << d << " is " << actual << ", expected "
+                          << expected << loaded_value_note(err_ctx, d);
         }
         break;
       }
@@ -146,7 +147,7 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
   const char* name = builtin::kMatchPrimValue;
   BuiltinArgs args(name, in);
   args.expect_count(5);
-  const std::string& err_ctx = context(args.string(4, "err_ctx"), name);
+  std::string_view err_ctx = context(args.string(4, "err_ctx"), name);
   std::span<int64_t> heap = heap_slots(args, 1);
   if (in[0].kind() != Value::Kind::Int) {
     runtime_error() << err_ctx << ": expected an integer, got " << kind_with_article(in[0]);
@@ -154,7 +155,6 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
   int64_t actual = in[0].as_int();
   int64_t code = args.integer(2, "code");
   int64_t value = args.integer(3, "value");
-  std::string found = ": value is " + std::to_string(actual);
   switch (code) {
     case builtin::kNoOp:
       break;
@@ -162,12 +162,14 @@ Value match_prim_value(VirtualMachine&, std::span<const Value> in) {
       heap_slot(args, heap, value) = actual;
       break;
     case builtin::kAssertEqualToImm:
-      if (actual != value) runtime_error() << err_ctx << found << ", expected " << value;
+      if (actual != value) {
+        runtime_error() << err_ctx << ": value is " << actual << ", expected " << value;
+      }
       break;
     case builtin::kAssertEqualToLoad: {
       int64_t expected = heap_slot(args, heap, value);
       if (actual != expected) {
-        runtime_error() << err_ctx << found << ", expected " << expected
+        runtime_error() << err_ctx << ": value is " << actual << ", expected " << expected
                         << " (the value bound earlier)";
       }
       break;
@@ -228,7 +230,7 @@ Value alloc_shape_heap(VirtualMachine& vm, std::span<const Value> in) {
 }
 
 // The rank check of check_tensor_info and check_shape_info; ndim -1 allows any.
-void check_ndim(const std::string& err_ctx, size_t actual, int64_t expected) {
+void check_ndim(std::string_view err_ctx, size_t actual, int64_t expected) {
   if (expected >= 0 && actual != static_cast<size_t>(expected)) {
     runtime_error() << err_ctx << ": ndim is " << actual << ", expected " << expected;
   }
@@ -239,7 +241,7 @@ Value check_tensor_info(VirtualMachine&, std::span<const Value> in) {
   const char* name = builtin::kCheckTensorInfo;
   BuiltinArgs args(name, in);
   args.expect_count(4);
-  const std::string& err_ctx = context(args.string(3, "err_ctx"), name);
+  std::string_view err_ctx = context(args.string(3, "err_ctx"), name);
   int64_t ndim = args.integer(1, "ndim");
   DType dtype = args.dtype(2, "dtype");
   if (in[0].kind() != Value::Kind::Tensor) {
@@ -258,7 +260,7 @@ Value check_shape_info(VirtualMachine&, std::span<const Value> in) {
   const char* name = builtin::kCheckShapeInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
-  const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
+  std::string_view err_ctx = context(args.string(2, "err_ctx"), name);
   int64_t ndim = args.integer(1, "ndim");
   if (in[0].kind() != Value::Kind::Shape) {
     runtime_error() << err_ctx << ": expected a shape, got " << kind_with_article(in[0]);
@@ -273,7 +275,7 @@ Value check_prim_value_info(VirtualMachine&, std::span<const Value> in) {
   const char* name = builtin::kCheckPrimValueInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
-  const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
+  std::string_view err_ctx = context(args.string(2, "err_ctx"), name);
   DType dtype = args.dtype(1, "dtype");
   Value::Kind kind = in[0].kind();
   bool is_float = dtype.code == DType::Code::Float || dtype.code == DType::Code::BFloat;
@@ -292,7 +294,7 @@ Value check_tuple_info(VirtualMachine&, std::span<const Value> in) {
   const char* name = builtin::kCheckTupleInfo;
   BuiltinArgs args(name, in);
   args.expect_count(3);
-  const std::string& err_ctx = context(args.string(2, "err_ctx"), name);
+  std::string_view err_ctx = context(args.string(2, "err_ctx"), name);
   int64_t size = args.integer(1, "size");
   if (in[0].kind() != Value::Kind::Tuple) {
     runtime_error() << err_ctx << ": expected a tuple, got " << kind_with_article(in[0]);
@@ -309,7 +311,7 @@ Value check_func_info(VirtualMachine&, std::span<const Value> in) {
   const char* name = builtin::kCheckFuncInfo;
   BuiltinArgs args(name, in);
   args.expect_count(2);
-  const std::string& err_ctx = context(args.string(1, "err_ctx"), name);
+  std::string_view err_ctx = context(args.string(1, "err_ctx"), name);
   if (in[0].kind() != Value::Kind::Closure) {
     runtime_error() << err_ctx << ": expected a function, got " << kind_with_article(in[0]);
   }

@@ -1,4 +1,5 @@
-// The bytecode interpreter: one C++ call per bytecode frame (registers in a vector), the
+// The bytecode interpreter: one C++ call per bytecode frame (registers in a vector that
+// frames reuse, so that a warm call allocates nothing to dispatch), the
 // four opcodes (jumps go forward only, checked at load, so a frame runs each instruction
 // at most once; VirtualMachine::set_step_limit bounds a whole call), Call dispatch by
 // the callee's kind, constants made once per VM, and If conditions read from the
@@ -33,6 +34,32 @@ class DepthGuard {
   int& depth_;
 };
 
+// One of the VM's frame vectors (see Impl::spare_frame_vectors), empty, for as long as
+// a frame runs; given back emptied (its values released) when the frame ends.
+class FrameVector {
+ public:
+  FrameVector(std::vector<std::vector<Value>>& spares, size_t& made) : spares_(spares) {
+    if (spares_.empty()) {
+      spares_.reserve(made + 1);  // room to give this one back without allocating
+      ++made;
+    } else {
+      values_ = std::move(spares_.back());
+      spares_.pop_back();
+    }
+  }
+  ~FrameVector() {
+    values_.clear();
+    spares_.push_back(std::move(values_));
+  }
+  FrameVector(const FrameVector&) = delete;
+  FrameVector& operator=(const FrameVector&) = delete;
+  std::vector<Value>& get() { return values_; }
+
+ private:
+  std::vector<std::vector<Value>>& spares_;
+  std::vector<Value> values_;
+};
+
 Value& reg(std::vector<Value>& regs, RegIndex index) {
   if (index < 0 || static_cast<size_t>(index) >= regs.size()) {
     runtime_error() << "register %" << index << " is outside the function's " << regs.size()
@@ -49,7 +76,7 @@ std::string param_list(const FunctionEntry& f) {
 
 }  // namespace
 
-Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args) {
+Value VirtualMachine::Impl::call_function(int64_t func, std::span<const Value> args) {
   if (func < 0 || static_cast<size_t>(func) >= exe->functions.size()) {
     runtime_error() << "call of function #" << func << ", outside the table of "
                     << exe->functions.size() << " functions";
@@ -74,7 +101,7 @@ Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args)
       }
     }
     case FunctionKind::Bytecode:
-      return run_bytecode(func, std::move(args));
+      return run_bytecode(func, args);
     case FunctionKind::Kernel:
       launch_kernel(entry, args);
       return Value();
@@ -85,16 +112,20 @@ Value VirtualMachine::Impl::call_function(int64_t func, std::vector<Value> args)
   runtime_error() << "function '" << entry.name << "' has an unknown kind";
 }
 
-Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) {
+Value VirtualMachine::Impl::run_bytecode(int64_t func, std::span<const Value> args) {
   const FunctionEntry& f = exe->functions[static_cast<size_t>(func)];
   if (args.size() != f.param_names.size()) {
     runtime_error() << "function '" << f.name << "' takes " << f.param_names.size()
                     << " arguments (" << param_list(f) << "), got " << args.size();
   }
   DepthGuard guard(depth, f.name);
-  std::vector<Value> regs(
+  FrameVector registers(spare_frame_vectors, frame_vectors_made);
+  FrameVector arguments(spare_frame_vectors, frame_vectors_made);
+  std::vector<Value>& regs = registers.get();
+  std::vector<Value>& call_args = arguments.get();  // of the Call being run
+  regs.resize(
       std::max<size_t>(static_cast<size_t>(std::max<int64_t>(f.num_registers, 0)), args.size()));
-  for (size_t i = 0; i < args.size(); ++i) regs[i] = std::move(args[i]);
+  std::copy(args.begin(), args.end(), regs.begin());
   int64_t pc = 0;
   auto frame = [&] { return "in " + f.name + ", instruction " + std::to_string(pc); };
   try {
@@ -109,8 +140,6 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) 
       const Instruction& in = f.code[static_cast<size_t>(pc)];
       switch (in.opcode) {
         case Opcode::Call: {
-          std::vector<Value> call_args;
-          call_args.reserve(in.args.size());
           for (const Arg& a : in.args) {
             switch (a.kind) {
               case Arg::Kind::Register:
@@ -123,11 +152,12 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) 
                 call_args.push_back(constant(a.value));
                 break;
               case Arg::Kind::Function:
-                call_args.push_back(Value::closure({a.value, {}}));
+                call_args.push_back(function_value(a.value));
                 break;
             }
           }
-          Value result = call_function(in.func, std::move(call_args));
+          Value result = call_function(in.func, call_args);
+          call_args.clear();  // the arguments' tensors are not held past the call
           if (in.dst != kVoidRegister) reg(regs, in.dst) = std::move(result);
           ++pc;
           break;
@@ -152,6 +182,16 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::vector<Value> args) 
   } catch (const std::bad_alloc&) {
     throw CallError("out of host memory", frame());
   }
+}
+
+const Value& VirtualMachine::Impl::function_value(int64_t func) {
+  if (func < 0 || static_cast<size_t>(func) >= function_values.size()) {
+    runtime_error() << "reference to function #" << func << ", outside the table of "
+                    << function_values.size() << " functions";
+  }
+  std::optional<Value>& slot = function_values[static_cast<size_t>(func)];
+  if (!slot) slot = Value::closure({func, {}});
+  return *slot;
 }
 
 const Value& VirtualMachine::Impl::constant(int64_t index) {

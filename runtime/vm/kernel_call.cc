@@ -22,31 +22,33 @@ void VirtualMachine::Impl::launch_kernel(const FunctionEntry& entry, std::span<c
                                            : backend->target + " kernels");
   }
   const KernelFunc& kf = backend->kernel_funcs[static_cast<size_t>(entry.index)];
-  const std::string where = "kernel function '" + kf.name + "'";
+  // Messages are built only when a check fails: a call allocates nothing to check.
+  auto where = [&] { return "kernel function '" + kf.name + "'"; };
   bool has_scalars = !kf.scalar_param_slots.empty();
   size_t expected_args = kf.params.size() + (has_scalars ? 1 : 0);
   if (args.size() != expected_args) {
-    runtime_error() << where << " takes " << kf.params.size() << " buffers"
+    runtime_error() << where() << " takes " << kf.params.size() << " buffers"
                     << (has_scalars ? " and a shape of scalars" : "") << ", got " << args.size()
                     << " arguments";
   }
   // What only values can get wrong is checked here; launch_kernel_func checks the rest.
-  std::vector<KernelBufferArg> buffers;
+  std::vector<KernelBufferArg>& buffers = kernel_buffer_args;
+  buffers.clear();
   for (size_t i = 0; i < kf.params.size(); ++i) {
-    std::string buffer = where + ": buffer '" + kf.params[i].name + "'";
+    auto buffer = [&] { return where() + ": buffer '" + kf.params[i].name + "'"; };
     if (args[i].kind() != Value::Kind::Tensor) {
-      runtime_error() << buffer << " (" << ordinal_text(i) << ") is given "
+      runtime_error() << buffer() << " (" << ordinal_text(i) << ") is given "
                       << kind_with_article(args[i]) << ", expected a tensor";
     }
     const Tensor& t = args[i].as_tensor();
     if (t.on_host() || t.storage->device != &device) {
-      runtime_error() << buffer << " is given a tensor "
+      runtime_error() << buffer() << " is given a tensor "
                       << (t.on_host() ? std::string("in host memory") : "on another device")
                       << "; kernels read tensors on device '" << device.limits().name
                       << "' (copy it with vm.builtin.to_device)";
     }
     if (t.byte_offset != 0) {
-      runtime_error() << buffer << " is given a tensor at byte offset " << t.byte_offset
+      runtime_error() << buffer() << " is given a tensor at byte offset " << t.byte_offset
                       << " of its storage; kernels take tensors at offset 0";
     }
     buffers.push_back(KernelBufferArg{t.storage->buffer, t.dtype, t.shape});
@@ -55,7 +57,7 @@ void VirtualMachine::Impl::launch_kernel(const FunctionEntry& entry, std::span<c
   if (has_scalars) {
     const Value& s = args[kf.params.size()];
     if (s.kind() != Value::Kind::Shape) {
-      runtime_error() << where << ": the scalar arguments (argument " << kf.params.size()
+      runtime_error() << where() << ": the scalar arguments (argument " << kf.params.size()
                       << ") are given " << kind_with_article(s) << ", expected a shape";
     }
     scalars = s.as_shape();
@@ -63,11 +65,13 @@ void VirtualMachine::Impl::launch_kernel(const FunctionEntry& entry, std::span<c
   // Workspaces live until the launches are enqueued: a block returned to the pool is
   // only handed to later work on the same in-order stream.
   std::vector<std::shared_ptr<Storage>> workspaces;
-  launch_kernel_func(device, kf, backend->kernels, kernel_ids, buffers, scalars,
-                     [&](size_t, size_t bytes) {
-                       workspaces.push_back(device_pool->allocate(bytes, "a kernel workspace"));
-                       return workspaces.back()->buffer;
-                     });
+  launch_kernel_func(
+      device, kf, backend->kernels, kernel_ids, buffers, scalars,
+      [&](size_t, size_t bytes) {
+        workspaces.push_back(device_pool->allocate(bytes, "a kernel workspace"));
+        return workspaces.back()->buffer;
+      },
+      launch_scratch);
 }
 
 void VirtualMachine::Impl::run_host_func(const FunctionEntry& entry, std::span<const Value> args) {

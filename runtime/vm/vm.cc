@@ -94,6 +94,7 @@ VirtualMachine::Impl::Impl(VirtualMachine& self, std::shared_ptr<const Executabl
   device_pool = StoragePool::create(&device);
   host_pool = StoragePool::create(nullptr);
   packed.assign(exe->functions.size(), nullptr);
+  function_values.resize(exe->functions.size());
   constants.resize(exe->constants.size());
   if (backend != nullptr) kernel_ids.resize(backend->kernels.size());
 }
@@ -129,7 +130,7 @@ Value VirtualMachine::call(const std::string& name, std::vector<Value> args) {
   }
   return impl_->from_outside([&] {
     for (Value& a : args) a = impl_->onto_device(a);
-    return impl_->call_function(index, std::move(args));
+    return impl_->call_function(index, args);
   });
 }
 
@@ -138,7 +139,7 @@ Value VirtualMachine::invoke(const Value& closure, std::vector<Value> args) {
     const Closure& c = closure.as_closure();
     std::vector<Value> all = c.captures;
     for (Value& a : args) all.push_back(impl_->onto_device(a));
-    return impl_->call_function(c.func, std::move(all));
+    return impl_->call_function(c.func, all);
   });
 }
 

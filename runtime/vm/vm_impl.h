@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/vm/kernel_launch.h"
 #include "runtime/vm/vm.h"
 
 namespace relaxc::runtime::vm {
@@ -36,10 +37,13 @@ class CallError : public RuntimeError {
 struct VirtualMachine::Impl {
   Impl(VirtualMachine& self, std::shared_ptr<const Executable> exe, Device& device);
 
-  // Calls functions[func] whatever its kind (Packed, Bytecode, Kernel, Host).
-  Value call_function(int64_t func, std::vector<Value> args);
+  // Calls functions[func] whatever its kind (Packed, Bytecode, Kernel, Host). `args`
+  // need only live for the call.
+  Value call_function(int64_t func, std::span<const Value> args);
   // Runs a Bytecode function in a new frame.
-  Value run_bytecode(int64_t func, std::vector<Value> args);
+  Value run_bytecode(int64_t func, std::span<const Value> args);
+  // functions[func] as a closure without captures (Arg::Kind::Function), made once.
+  const Value& function_value(int64_t func);
   // constants[index] as a Value, made (and uploaded) on first use.
   const Value& constant(int64_t index);
   // The truth of an If condition: an Int, or a tensor of one element (read from the device).
@@ -64,6 +68,17 @@ struct VirtualMachine::Impl {
   std::vector<const PackedFunc*> packed;  // by function index, resolved on first call
   std::vector<std::optional<Value>> constants;
   std::vector<std::optional<KernelId>> kernel_ids;  // by backend kernel index
+  std::vector<std::optional<Value>> function_values;  // by function index
+  // The vectors that bytecode frames hold their registers and call arguments in, kept
+  // with their capacity between frames (interpreter.cc's FrameVector), so that calls
+  // allocate nothing once warm. `frame_vectors_made` bounds how many there are, and
+  // spare_frame_vectors' capacity is kept at least that, so giving one back never
+  // allocates.
+  std::vector<std::vector<Value>> spare_frame_vectors;
+  size_t frame_vectors_made = 0;
+  // The vectors of a kernel call (kernel_call.cc), reused.
+  std::vector<KernelBufferArg> kernel_buffer_args;
+  KernelLaunchScratch launch_scratch;
   std::ostream* print_stream = nullptr;
   int depth = 0;  // nested bytecode frames
   uint64_t step_limit = 0;  // instructions per call from outside; 0: no limit

@@ -4,7 +4,9 @@
 // stage; independent copies and dispatches run without barriers between them. The
 // tracker spans batches, because a barrier also orders work submitted earlier to the
 // same queue. Descriptor sets come from per-batch pools (when push descriptors are not
-// used), reset when the batch's fence has signalled.
+// used), reset when the batch's fence has signalled. With kernel timing on, each batch
+// has a query pool of two timestamps per command, reset when the batch begins and read
+// when its fence has signalled.
 #include "runtime/vulkan/vulkan_commands.h"
 
 #include <algorithm>
@@ -52,6 +54,7 @@ CommandQueue::~CommandQueue() {
   for (Batch& batch : batches) {
     for (DescriptorPool& pool : batch.descriptor_pools) pools.push_back(pool);
     if (batch.fence != VK_NULL_HANDLE) fn.vkDestroyFence(device, batch.fence, nullptr);
+    if (batch.queries != VK_NULL_HANDLE) fn.vkDestroyQueryPool(device, batch.queries, nullptr);
     if (batch.commands != VK_NULL_HANDLE) {
       fn.vkFreeCommandBuffers(device, pool_, 1, &batch.commands);
     }
@@ -93,6 +96,18 @@ CommandQueue::Batch& CommandQueue::recording() {
   batch.serial = next_serial_;
   batch.num_commands = 0;
   recording_ = std::move(batch);
+  recording_->queries_reset = timing_.has_value();
+  if (timing_) {
+    constexpr uint32_t kQueries = 2 * kMaxCommandsPerBatch;
+    if (recording_->queries == VK_NULL_HANDLE) {
+      VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      query_info.queryCount = kQueries;
+      check_vk(fn.vkCreateQueryPool(device, &query_info, nullptr, &recording_->queries),
+               "vkCreateQueryPool");
+    }
+    fn.vkCmdResetQueryPool(recording_->commands, recording_->queries, 0, kQueries);
+  }
   return *recording_;
 }
 
@@ -227,7 +242,18 @@ void CommandQueue::dispatch(const VulkanKernel& kernel,
     fn.vkCmdPushConstants(batch.commands, kernel.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                           static_cast<uint32_t>(push_constants.size()), push_constants.data());
   }
+  // Timing: from when the dispatch may start to when it (and the work before it) is done.
+  auto query = static_cast<uint32_t>(2 * batch.timed.size());
+  bool timed = timing_ && batch.queries_reset;
+  if (timed) {
+    fn.vkCmdWriteTimestamp(batch.commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, batch.queries, query);
+  }
   fn.vkCmdDispatch(batch.commands, grid[0], grid[1], grid[2]);
+  if (timed) {
+    fn.vkCmdWriteTimestamp(batch.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.queries,
+                           query + 1);
+    batch.timed.push_back(kernel.name());
+  }
   after_command(batch);
 }
 
@@ -288,7 +314,43 @@ void CommandQueue::poll() {
 
 void CommandQueue::retire(Batch batch) {
   completed_serial_ = std::max(completed_serial_, batch.serial);
+  if (timing_ && !batch.timed.empty()) {
+    std::vector<uint64_t> stamps(2 * batch.timed.size());
+    VkResult result = context_->fn().vkGetQueryPoolResults(
+        context_->device(), batch.queries, 0, static_cast<uint32_t>(stamps.size()),
+        stamps.size() * sizeof(uint64_t), stamps.data(), sizeof(uint64_t),
+        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (result != VK_SUCCESS) {
+      recycle(std::move(batch));
+      check_vk(result, "vkGetQueryPoolResults");
+    }
+    for (size_t i = 0; i < batch.timed.size(); ++i) {
+      // A counter narrower than 64 bits wraps; the difference modulo its width is right.
+      uint64_t ticks = (stamps[2 * i + 1] - stamps[2 * i]) & timing_->mask;
+      timing_->done.push_back(
+          {std::move(batch.timed[i]), static_cast<double>(ticks) * timing_->period_ns / 1000.0});
+    }
+  }
   recycle(std::move(batch));
+}
+
+void CommandQueue::start_timing(double period_ns, uint32_t valid_bits) {
+  if (timing_) return;
+  submit();  // every batch that times its dispatches starts with its queries reset
+  timing_ =
+      Timing{period_ns, valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valid_bits) - 1, {}};
+}
+
+void CommandQueue::stop_timing() {
+  if (!timing_) return;
+  submit();
+  timing_.reset();
+}
+
+std::vector<KernelTiming> CommandQueue::take_timings() {
+  finish();
+  if (!timing_) return {};
+  return std::exchange(timing_->done, {});
 }
 
 void CommandQueue::recycle(Batch batch) {
@@ -302,6 +364,7 @@ void CommandQueue::recycle(Batch batch) {
     free_descriptor_pools_.push_back(pool);
   }
   batch.descriptor_pools.clear();
+  batch.timed.clear();
   VkResult result = fn.vkResetFences(device, 1, &batch.fence);
   free_batches_.push_back(std::move(batch));
   check_vk(result, "vkResetFences");

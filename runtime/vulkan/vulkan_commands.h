@@ -7,6 +7,7 @@
 #include <deque>
 #include <optional>
 #include <span>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -49,6 +50,14 @@ class CommandQueue {
   // Retires the batches that have completed, without waiting.
   void poll();
 
+  // Kernel timing: a timestamp before and after each dispatch, read when its batch
+  // completes. `period_ns` is the device's timestampPeriod, `valid_bits` the queue's
+  // timestampValidBits (the caller checks that the device has timestamps).
+  void start_timing(double period_ns, uint32_t valid_bits);
+  void stop_timing();
+  // Waits for everything, then hands over the timings of the dispatches timed so far.
+  std::vector<KernelTiming> take_timings();
+
  private:
   struct DescriptorPool {
     VkDescriptorPool pool = VK_NULL_HANDLE;
@@ -62,6 +71,15 @@ class CommandQueue {
     uint64_t serial = 0;
     size_t num_commands = 0;
     std::vector<DescriptorPool> descriptor_pools;
+    // With timing on: queries 2i and 2i + 1 hold the timestamps around timed[i].
+    VkQueryPool queries = VK_NULL_HANDLE;
+    bool queries_reset = false;  // at the batch's start: it may time its dispatches
+    std::vector<std::string> timed;
+  };
+  struct Timing {
+    double period_ns = 0;
+    uint64_t mask = 0;  // of the valid timestamp bits
+    std::vector<KernelTiming> done;
   };
   // Buffers accessed since the last barrier, by whom: the hazard tracker.
   struct PendingAccesses {
@@ -89,6 +107,7 @@ class CommandQueue {
   std::vector<Batch> free_batches_;
   std::vector<DescriptorPool> free_descriptor_pools_;
   PendingAccesses pending_;
+  std::optional<Timing> timing_;
 };
 
 }  // namespace relaxc::runtime

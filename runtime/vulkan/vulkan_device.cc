@@ -165,6 +165,25 @@ class VulkanDeviceImpl final : public VulkanDevice {
     destroy_retired_buffers();
   }
 
+  bool set_kernel_timing(bool on) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const PhysicalDeviceInfo& physical = context_->physical();
+    if (!on) {
+      commands_.stop_timing();
+      return true;
+    }
+    if (physical.timestamp_valid_bits == 0) return false;
+    commands_.start_timing(physical.timestamp_period_ns, physical.timestamp_valid_bits);
+    return true;
+  }
+
+  std::vector<KernelTiming> take_kernel_timings() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<KernelTiming> timings = commands_.take_timings();
+    destroy_retired_buffers();
+    return timings;
+  }
+
  private:
   struct BufferEntry {
     VulkanBuffer buffer;

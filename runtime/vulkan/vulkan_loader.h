@@ -74,6 +74,11 @@ namespace relaxc::runtime {
   X(vkCmdDispatch)                        \
   X(vkCmdCopyBuffer)                      \
   X(vkCmdPipelineBarrier)                 \
+  X(vkCreateQueryPool)                    \
+  X(vkDestroyQueryPool)                   \
+  X(vkCmdResetQueryPool)                  \
+  X(vkCmdWriteTimestamp)                  \
+  X(vkGetQueryPoolResults)                \
   X(vkCreateFence)                        \
   X(vkDestroyFence)                       \
   X(vkWaitForFences)                      \

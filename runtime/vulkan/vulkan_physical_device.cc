@@ -51,6 +51,14 @@ PhysicalDeviceInfo query_device(const VulkanInstance& instance, VkPhysicalDevice
   info.compute_queue_family = find_compute_queue_family(fns, device);
   fns.vkGetPhysicalDeviceMemoryProperties(device, &info.memory);
   const VkPhysicalDeviceLimits& vk_limits = basic.limits;
+  if (info.compute_queue_family && vk_limits.timestampPeriod > 0) {
+    uint32_t count = 0;
+    fns.vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    fns.vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
+    info.timestamp_valid_bits = families[*info.compute_queue_family].timestampValidBits;
+    info.timestamp_period_ns = vk_limits.timestampPeriod;
+  }
   info.max_storage_buffer_range = vk_limits.maxStorageBufferRange;
   info.max_storage_buffers_per_stage = vk_limits.maxPerStageDescriptorStorageBuffers;
 

@@ -22,6 +22,10 @@ struct PhysicalDeviceInfo {
   uint64_t max_memory_allocation_size = 0;
   uint32_t max_storage_buffers_per_stage = 0;
   uint32_t max_push_descriptors = 0;  // 0: no VK_KHR_push_descriptor
+  // Timestamps on the compute queue (kernel timing): nanoseconds per tick, and the
+  // queue's timestampValidBits (0: the queue has no timestamps).
+  float timestamp_period_ns = 0;
+  uint32_t timestamp_valid_bits = 0;
 
   // Features the device has; device creation enables exactly these.
   bool shader_int16 = false, shader_int64 = false, shader_float64 = false;

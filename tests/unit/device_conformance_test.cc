@@ -367,6 +367,42 @@ TEST_P(DeviceConformanceTest, ManyLaunchesBatchedThenOneDownload) {
   device_->release(dacc);
 }
 
+// Kernel timing (relaxc bench): each launch made while it is on is timed under its
+// kernel's name, in launch order, across batches (Vulkan submits 256 commands per
+// batch); launches before and after are not, and taking the timings empties them.
+TEST_P(DeviceConformanceTest, KernelTimingNamesEachLaunchInOrder) {
+  KernelId add = load_vector_add();
+  const std::string name = vector_add_kernel(device_->kernel_format()).name;
+  const int64_t n = 300;
+  std::vector<float> step(n, 1.0f), acc(n, 0.0f);
+  DeviceBuffer dstep = upload_vector(*device_, step), dacc = upload_vector(*device_, acc);
+  std::vector<DeviceBuffer> buffers = {dacc, dstep, dacc};  // acc = acc + step, in place
+  std::vector<int64_t> scalars = {n};
+  auto launch = [&] { device_->launch(add, {blocks_for(n, 64), 1, 1}, buffers, scalars); };
+  launch();  // untimed
+  if (!device_->set_kernel_timing(true)) {
+    device_->synchronize();
+    device_->release(dstep);
+    device_->release(dacc);
+    GTEST_SKIP() << "the device cannot time kernels";
+  }
+  const int timed = 600;
+  for (int k = 0; k < timed; ++k) launch();
+  std::vector<KernelTiming> timings = device_->take_kernel_timings();
+  ASSERT_EQ(timings.size(), static_cast<size_t>(timed));
+  for (const KernelTiming& t : timings) {
+    EXPECT_EQ(t.kernel, name);
+    EXPECT_GE(t.device_us, 0.0);
+  }
+  EXPECT_TRUE(device_->take_kernel_timings().empty());
+  EXPECT_TRUE(device_->set_kernel_timing(false));
+  launch();  // untimed again
+  EXPECT_TRUE(device_->take_kernel_timings().empty());
+  EXPECT_EQ(download_vector<float>(*device_, dacc, n), std::vector<float>(n, timed + 2.0f));
+  device_->release(dstep);
+  device_->release(dacc);
+}
+
 TEST_P(DeviceConformanceTest, Int64ScalarFollowsAnInt32) {
   if (!device_->limits().supports_int64) GTEST_SKIP() << "the device has no int64";
   KernelId iota = device_->load_kernel(iota64_kernel(device_->kernel_format()));

@@ -2,7 +2,7 @@
 # cannot be read exits with status 1. The module is never read in the usage cases.
 #
 # RUN: sh -c '%relaxc frobnicate %s 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNKNOWN-COMMAND
-# UNKNOWN-COMMAND: relaxc: error: unknown command 'frobnicate' (commands: check, print, opt, codegen, build, run, inspect, import)
+# UNKNOWN-COMMAND: relaxc: error: unknown command 'frobnicate' (commands: check, print, opt, codegen, build, run, bench, inspect, import)
 # UNKNOWN-COMMAND-NEXT: Run 'relaxc --help' for usage.
 # UNKNOWN-COMMAND-NEXT: exit status 2
 #
