@@ -92,16 +92,16 @@ void BM_MemoryPlan(benchmark::State& state, const char* file, int64_t size, bool
   state.counters["fresh_allocations"] = static_cast<double>(stats.fresh_allocations);
 }
 
-BENCHMARK_CAPTURE(BM_MemoryPlan, mlp / planned, "mlp.py", 64, true)->Iterations(1);
-BENCHMARK_CAPTURE(BM_MemoryPlan, mlp / unplanned, "mlp.py", 64, false)->Iterations(1);
-BENCHMARK_CAPTURE(BM_MemoryPlan, conv_block / planned, "conv_block.py", 8, true)->Iterations(1);
-BENCHMARK_CAPTURE(BM_MemoryPlan, conv_block / unplanned, "conv_block.py", 8, false)->Iterations(1);
-BENCHMARK_CAPTURE(BM_MemoryPlan, depthwise / planned, "depthwise_separable.py", 8, true)
+BENCHMARK_CAPTURE(BM_MemoryPlan, mlp_planned, "mlp.py", 64, true)->Iterations(1);
+BENCHMARK_CAPTURE(BM_MemoryPlan, mlp_unplanned, "mlp.py", 64, false)->Iterations(1);
+BENCHMARK_CAPTURE(BM_MemoryPlan, conv_block_planned, "conv_block.py", 8, true)->Iterations(1);
+BENCHMARK_CAPTURE(BM_MemoryPlan, conv_block_unplanned, "conv_block.py", 8, false)->Iterations(1);
+BENCHMARK_CAPTURE(BM_MemoryPlan, depthwise_planned, "depthwise_separable.py", 8, true)
     ->Iterations(1);
-BENCHMARK_CAPTURE(BM_MemoryPlan, depthwise / unplanned, "depthwise_separable.py", 8, false)
+BENCHMARK_CAPTURE(BM_MemoryPlan, depthwise_unplanned, "depthwise_separable.py", 8, false)
     ->Iterations(1);
-BENCHMARK_CAPTURE(BM_MemoryPlan, encoder / planned, "encoder_block.py", 67, true)->Iterations(1);
-BENCHMARK_CAPTURE(BM_MemoryPlan, encoder / unplanned, "encoder_block.py", 67, false)->Iterations(1);
+BENCHMARK_CAPTURE(BM_MemoryPlan, encoder_planned, "encoder_block.py", 67, true)->Iterations(1);
+BENCHMARK_CAPTURE(BM_MemoryPlan, encoder_unplanned, "encoder_block.py", 67, false)->Iterations(1);
 
 }  // namespace
 }  // namespace relaxc
