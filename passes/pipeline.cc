@@ -23,6 +23,7 @@ const std::vector<std::string>& vm_lowering_passes() {
                                                  "to-non-dataflow",
                                                  "remove-purity-checking",
                                                  "call-tir-rewrite",
+                                                 "static-plan-block-memory",
                                                  "vm-builtin-lower",
                                                  "vm-shape-lower"};
   return names;

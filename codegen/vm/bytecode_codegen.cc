@@ -74,11 +74,27 @@ class FunctionCodegen {
     emit_ret(result);
     entry.num_registers = num_registers_;
     entry.code = std::move(code_);
+    entry.memory_plan = memory_plan(func);
     return entry;
   }
 
  private:
   int64_t new_register() { return num_registers_++; }
+
+  // The lines static-plan-block-memory left in the attribute "relaxc.memory_plan".
+  std::vector<std::string> memory_plan(const relax::Function& func) const {
+    std::vector<std::string> lines;
+    const AttrValue* plan = func->attrs.find("relaxc.memory_plan");
+    if (plan == nullptr) return lines;
+    for (const AttrValue& line : plan->list) {
+      if (plan->kind != AttrValue::Kind::List || line.kind != AttrValue::Kind::String) break;
+      lines.push_back(line.s);
+    }
+    if (plan->kind != AttrValue::Kind::List || lines.size() != plan->list.size()) {
+      user_error(func->span) << name_ << ": attribute relaxc.memory_plan must be a list of strings";
+    }
+    return lines;
+  }
 
   static Arg reg(int64_t r) { return Arg{Arg::Kind::Register, r}; }
 

@@ -192,6 +192,25 @@ AttrValue parse_attr_value(const PyExpr& e) {
   };
   if (const auto* list = e.as<PyList>()) return items_of(list->items);
   if (const auto* tuple = e.as<PyTuple>()) return items_of(tuple->items);
+  // A dict (TVM's tir_var_upper_bound {"n": 1024}) is held and printed as the list of
+  // its [key, value] pairs, sorted by key.
+  if (const auto* dict = e.as<PyDict>()) {
+    std::vector<std::pair<std::string, AttrValue>> entries;
+    std::unordered_set<std::string> keys;
+    for (size_t i = 0; i < dict->keys.size() && i < dict->values.size(); ++i) {
+      std::string key = expect_string(*dict->keys[i], "a dictionary key of an attribute");
+      if (!keys.insert(key).second)
+        user_error(dict->keys[i]->span) << "key '" << key << "' repeated";
+      entries.emplace_back(std::move(key), parse_attr_value(*dict->values[i]));
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<AttrValue> pairs;
+    for (auto& [key, value] : entries) {
+      pairs.push_back(AttrValue::list_of({AttrValue::string(key), std::move(value)}));
+    }
+    return AttrValue::list_of(std::move(pairs));
+  }
   // Typed literals: T.int32(4), T.float32(0.5), T.bool(True).
   std::string callee = called_name(e);
   if (callee.rfind("T.", 0) == 0) {
@@ -210,7 +229,7 @@ AttrValue parse_attr_value(const PyExpr& e) {
     }
   }
   user_error(e.span) << "an attribute value must be a literal (None, a bool, a number, a "
-                        "string) or a list of them";
+                        "string), a list of them or a dict from strings to them";
 }
 
 Attrs parse_attr_dict(const PyExpr& e) {

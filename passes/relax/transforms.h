@@ -67,6 +67,14 @@ IRModule remove_purity_checking(const IRModule& module);
 // function (inputs, then outputs). A tuple output becomes a tuple of the outputs.
 IRModule call_tir_rewrite(const IRModule& module);
 
+// "static-plan-block-memory": call-tir-rewrite's storages are shared by tensors whose
+// lives do not overlap (sized for the largest; symbolic sizes bounded by the function
+// attribute tir_var_upper_bound or the analyzer, else shared only where provably large
+// enough), and R.memory.kill_tensor / kill_storage free them after their last use.
+// Tensors that escape (returned, passed to packed functions or closures) keep their own
+// storage. Each function gets the attribute "relaxc.memory_plan" (storages and peaks).
+IRModule static_plan_block_memory(const IRModule& module);
+
 // "vm-builtin-lower": the operators the VM runs as builtins become R.call_packed of
 // "vm.builtin.*" (memory allocation, reshape and flatten as views, shape_of,
 // null_value, print, closures). An operator that computes (R.add, R.nn.relu, ...) is a

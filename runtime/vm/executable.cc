@@ -118,9 +118,9 @@ class Validator {
       default:
         fail(where, "unknown function kind " + std::to_string(static_cast<int>(f.kind)));
     }
-    if (f.kind != FunctionKind::Bytecode &&
-        (!f.code.empty() || !f.param_names.empty() || f.num_registers != 0)) {
-      fail(where, "only a bytecode function has code, parameters or registers");
+    if (f.kind != FunctionKind::Bytecode && (!f.code.empty() || !f.param_names.empty() ||
+                                             f.num_registers != 0 || !f.memory_plan.empty())) {
+      fail(where, "only a bytecode function has code, parameters, registers or a memory plan");
     }
   }
 

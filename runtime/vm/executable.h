@@ -26,7 +26,7 @@ namespace relaxc::runtime::vm {
 inline constexpr std::array<uint8_t, 8> kExecutableMagic = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1};
 // Version 2 added a length and a CRC-32C to each section; version 3 moved the tensor
 // constants' bytes into their own section, each aligned to kConstantAlignment.
-inline constexpr uint32_t kExecutableVersion = 3;
+inline constexpr uint32_t kExecutableVersion = 4;
 // The file offset of every tensor constant's bytes is a multiple of this (a cache line,
 // and more than any element type needs), so that a memory-mapped file hands out aligned
 // views.
@@ -87,6 +87,9 @@ struct FunctionEntry {
   std::vector<std::string> param_names;
   int64_t num_registers = 0;
   std::vector<Instruction> code;
+  // Bytecode only: what static-plan-block-memory planned (its storages and peaks), one
+  // line each, for `relaxc inspect`; the VM does not read it.
+  std::vector<std::string> memory_plan;
   // Kernel and Host: the index into their table.
   int64_t index = -1;
   bool operator==(const FunctionEntry&) const = default;

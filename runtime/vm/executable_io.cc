@@ -309,6 +309,7 @@ void write_function(Writer& w, const FunctionEntry& f) {
   w.array(f.param_names, [&](const std::string& s) { w.str(s); });
   w.i64(f.num_registers);
   w.array(f.code, [&](const Instruction& in) { write_instruction(w, in); });
+  w.array(f.memory_plan, [&](const std::string& s) { w.str(s); });
   w.i64(f.index);
 }
 
@@ -332,6 +333,10 @@ FunctionEntry read_function(Reader& r, size_t i) {
       Reader::Scope s(r, "instruction " + std::to_string(pc) + " of " + name);
       return read_instruction(r);
     });
+  }
+  {
+    Reader::Scope s(r, "the memory plan of " + name);
+    f.memory_plan = r.array<std::string>(kLengthBytes, [&](size_t) { return r.str(); });
   }
   f.index = r.i64();
   return f;

@@ -255,6 +255,8 @@ std::string executable_to_text(const Executable& exe) {
     for (size_t pc = 0; pc < f.code.size(); ++pc) {
       os << "    " << pc << ": " << instruction_text(exe, pc, f.code[pc]) << "\n";
     }
+    if (!f.memory_plan.empty()) os << "    memory plan:\n";
+    for (const std::string& line : f.memory_plan) os << "      " << line << "\n";
   }
 
   if (!exe.constants.empty()) os << "\nconstants:\n";

@@ -153,6 +153,7 @@ inline Executable sample_executable() {
   FunctionEntry main = named(FunctionKind::Bytecode, "main");
   main.param_names = {"x", "flag"};
   main.num_registers = 6;
+  main.memory_plan = {"storage 0: 24 bytes: y", "peak: 24 bytes"};
   main.code = {
       call(2, kAllocShapeHeap, {imm(3)}),                                      // 0
       call(kVoidRegister, kShapeFunc, {reg(2)}),                               // 1

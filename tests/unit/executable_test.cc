@@ -70,10 +70,10 @@ TEST(Executable, EmptyExecutableRoundTrips) {
 
 TEST(Executable, FileHeaderLayout) {
   const std::vector<uint8_t> bytes = save_executable(Executable{});
-  // Magic, version 3, then each section: its tag, its length, the CRC-32C of its body,
+  // Magic, version 4, then each section: its tag, its length, the CRC-32C of its body,
   // the body (an array length of 0; the data section: zeros up to file offset 192, the
   // first multiple of kConstantAlignment after its header).
-  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 3, 0, 0, 0};
+  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 4, 0, 0, 0};
   auto section = [&](const char* tag, size_t length) {
     expected.insert(expected.end(), tag, tag + 4);
     for (int i = 0; i < 8; ++i) expected.push_back(static_cast<uint8_t>(length >> (8 * i)));
@@ -148,7 +148,7 @@ TEST(Executable, WrongMagicFormatAndVersion) {
   EXPECT_EQ(load_error(wrong), "executable: format bytes 0.2, this runtime reads 0.1");
   wrong = bytes;
   wrong[8] = 7;
-  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 3");
+  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 4");
 }
 
 TEST(Executable, DamagedSectionTagsAndTrailingBytes) {
@@ -430,7 +430,10 @@ TEST(ExecutableValidation, Functions) {
        "executable: function 3: a packed function needs a name"},
       {[](Executable& e) { e.functions[kAllocTensor].code = {ret(0)}; },
        "executable: function 'vm.builtin.alloc_tensor': only a bytecode function has code, "
-       "parameters or registers"},
+       "parameters, registers or a memory plan"},
+      {[](Executable& e) { e.functions[kAllocTensor].memory_plan = {"peak: 0 bytes"}; },
+       "executable: function 'vm.builtin.alloc_tensor': only a bytecode function has code, "
+       "parameters, registers or a memory plan"},
       {[](Executable& e) { e.functions[kAllocTensor].kind = static_cast<FunctionKind>(9); },
        "executable: function 'vm.builtin.alloc_tensor': unknown function kind 9"},
   });
@@ -623,6 +626,7 @@ TEST(Executable, Text) {
            "    7: %5 = call vm.builtin.make_closure(@helper, %4)\n",
            "    8: goto 9\n",
            "    9: ret %5\n",
+           "    memory plan:\n      storage 0: 24 bytes: y\n      peak: 24 bytes\n",
            "  function 2 'vm.builtin.alloc_shape_heap': packed\n",
            "  function 4 'main_shape_func': host function 0\n",
            "  function 5 'dense': kernel function 0\n",

@@ -33,11 +33,12 @@ class Module:
 )";
 
 TEST(Pipeline, ListsNameRegisteredPassesInOrder) {
-  EXPECT_EQ(vm_lowering_passes(),
-            (std::vector<std::string>{"legalize-ops", "canonicalize-bindings", "fold-constant",
-                                      "fuse-ops", "fuse-tir", "dead-code-elimination",
-                                      "lambda-lift", "to-non-dataflow", "remove-purity-checking",
-                                      "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"}));
+  EXPECT_EQ(
+      vm_lowering_passes(),
+      (std::vector<std::string>{"legalize-ops", "canonicalize-bindings", "fold-constant",
+                                "fuse-ops", "fuse-tir", "dead-code-elimination", "lambda-lift",
+                                "to-non-dataflow", "remove-purity-checking", "call-tir-rewrite",
+                                "static-plan-block-memory", "vm-builtin-lower", "vm-shape-lower"}));
   EXPECT_EQ(kernel_passes(),
             (std::vector<std::string>{
                 "default-gpu-schedule", "unify-thread-bindings", "lower-cross-thread-reduction",
@@ -90,8 +91,8 @@ TEST(Pipeline, DisabledPassesAreSkipped) {
 TEST(Pipeline, DisablePassRefusesRequiredUnknownAndOutsidePasses) {
   const std::string optional =
       "passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, "
-      "dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, "
-      "simplify-kernel";
+      "dead-code-elimination, static-plan-block-memory, default-gpu-schedule, "
+      "compact-buffer-allocations, simplify-kernel";
   EXPECT_EQ(disable_pass_error("simplify-kernel"), "");
   EXPECT_EQ(disable_pass_error("flatten-buffers"),
             "pass 'flatten-buffers' is required by the build and cannot be disabled; " + optional);

@@ -419,7 +419,7 @@ TEST(VmBuild, PipelinePrintsAndTimesEachPass) {
   EXPECT_NO_THROW(runtime::vm::validate_executable(exe));
   for (const char* pass :
        {"fuse-ops", "fuse-tir", "lambda-lift", "to-non-dataflow", "remove-purity-checking",
-        "call-tir-rewrite", "vm-builtin-lower", "vm-shape-lower"}) {
+        "call-tir-rewrite", "static-plan-block-memory", "vm-builtin-lower", "vm-shape-lower"}) {
     EXPECT_NE(printed.str().find(std::string("# after ") + pass + "\n"), std::string::npos) << pass;
     EXPECT_NE(timing.str().find(std::string(pass) + " "), std::string::npos) << pass;
   }

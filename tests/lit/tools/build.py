@@ -28,6 +28,8 @@
 # PRINT: # after remove-purity-checking
 # PRINT: # after call-tir-rewrite
 # PRINT: R.memory.alloc_storage
+# PRINT: # after static-plan-block-memory
+# PRINT: "relaxc.memory_plan"
 # PRINT: # after vm-builtin-lower
 # PRINT: vm.builtin.alloc_tensor
 # PRINT: # after vm-shape-lower

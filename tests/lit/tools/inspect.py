@@ -4,7 +4,7 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %relaxc build %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/mlp.rxe
 # RUN: %relaxc inspect %t/mlp.rxe | FileCheck %s
-# CHECK: relaxc executable, version 3
+# CHECK: relaxc executable, version 4
 # CHECK-NEXT: exports: layer, main
 # CHECK: function {{[0-9]+}} 'layer': bytecode, params (x, w, b)
 # CHECK: call vm.builtin.alloc_shape_heap

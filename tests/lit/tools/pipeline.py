@@ -69,13 +69,13 @@
 #
 # A required pass, an unknown pass and a pass outside the pipeline are usage errors.
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=lower-blocks 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=REQUIRED
-# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, static-plan-block-memory, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
 # REQUIRED: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=no-such 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNKNOWN
 # UNKNOWN: relaxc build: error: --disable-pass: unknown pass 'no-such'; known passes: normalize, well-formed, legalize-ops,
 # UNKNOWN: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass normalize 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=OUTSIDE
-# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, static-plan-block-memory, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
 # OUTSIDE: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-NAME
 # NO-NAME: relaxc build: error: option '--disable-pass' needs a value
@@ -92,7 +92,10 @@
 # HELP-NEXT: fuse-tir *
 # HELP-NEXT: dead-code-elimination *
 # HELP-NEXT: lambda-lift
-# HELP: vm-shape-lower
+# HELP: call-tir-rewrite
+# HELP-NEXT: static-plan-block-memory *
+# HELP-NEXT: vm-builtin-lower
+# HELP-NEXT: vm-shape-lower
 # HELP-NEXT: then for each target, on the TensorIR functions:
 # HELP-NEXT: default-gpu-schedule *
 # HELP-NEXT: unify-thread-bindings
