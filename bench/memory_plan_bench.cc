@@ -2,10 +2,9 @@
 // separable block, a transformer encoder block) with and without static-plan-block-memory,
 // on the Vulkan device (lavapipe where there is no GPU). Each is built for the device with
 // and without the pass and `main` called once on a fresh VM; counters:
-// - reserved_bytes: what the device pool took from the driver for the call (bytes in
-//   use plus free afterwards, the inputs' uploads included): without planning nothing is
-//   freed during a call, so this is the call's peak; with planning an upper bound of it;
-// - fresh_allocations: the pool's blocks allocated from the driver.
+// - peak_bytes: the device pool's peak of bytes in use during the call (tensors and
+//   storages live at once, the inputs' uploads included);
+// - reserved_bytes: what the pool holds from the driver afterwards (whole blocks).
 // The planned peak and the liveness lower bound are in `relaxc inspect`'s memory plan.
 #include <benchmark/benchmark.h>
 
@@ -88,8 +87,8 @@ void BM_MemoryPlan(benchmark::State& state, const char* file, int64_t size, bool
     }
     stats = vm.device_pool().stats();
   }
-  state.counters["reserved_bytes"] = static_cast<double>(stats.bytes_in_use + stats.bytes_free);
-  state.counters["fresh_allocations"] = static_cast<double>(stats.fresh_allocations);
+  state.counters["peak_bytes"] = static_cast<double>(stats.peak_bytes_in_use);
+  state.counters["reserved_bytes"] = static_cast<double>(stats.bytes_reserved);
 }
 
 BENCHMARK_CAPTURE(BM_MemoryPlan, mlp_planned, "mlp.py", 64, true)->Iterations(1);
