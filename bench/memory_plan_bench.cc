@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_device.h"
 #include "driver/build.h"
 #include "driver/compile.h"
 #include "ir/relax/ops/op_common.h"
 #include "ir/text/parser.h"
-#include "runtime/open_device.h"
 #include "runtime/vm/storage_pool.h"
 #include "runtime/vm/vm.h"
 
@@ -27,17 +27,6 @@ namespace {
 
 using runtime::DType;
 using runtime::vm::Value;
-
-runtime::Device* vulkan_device() {
-  static std::unique_ptr<runtime::Device> device = []() -> std::unique_ptr<runtime::Device> {
-    try {
-      return runtime::open_device("vulkan");
-    } catch (const runtime::RuntimeError&) {
-      return nullptr;
-    }
-  }();
-  return device.get();
-}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -48,7 +37,7 @@ std::string read_text(const std::string& path) {
 
 // `file` (under tests/lit/ops/graphs) called with every symbolic dim set to `size`.
 void BM_MemoryPlan(benchmark::State& state, const char* file, int64_t size, bool plan) {
-  runtime::Device* device = vulkan_device();
+  runtime::Device* device = bench_vulkan_device();
   if (device == nullptr) {
     state.SkipWithError("no Vulkan device");
     return;

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_device.h"
 #include "driver/build.h"
 #include "driver/compile.h"
 #include "ir/support/safetensors.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
-#include "runtime/open_device.h"
 #include "runtime/vm/vm.h"
 
 namespace relaxc {
@@ -35,17 +35,6 @@ using runtime::DType;
 using runtime::vm::Value;
 
 constexpr int64_t kSide = 1024;
-
-runtime::Device* vulkan_device() {
-  static std::unique_ptr<runtime::Device> device = []() -> std::unique_ptr<runtime::Device> {
-    try {
-      return runtime::open_device("vulkan");
-    } catch (const runtime::RuntimeError&) {
-      return nullptr;
-    }
-  }();
-  return device.get();
-}
 
 // main(x) = x + w0 + w1 + ... + w{n-1}, each w a [1024, 1024] float32 constant.
 std::string module_text(int64_t weights) {
@@ -77,7 +66,8 @@ IRModule parsed(int64_t count) {
 }
 
 runtime::vm::Executable compiled(const IRModule& module) {
-  const Target target = driver::target_from_device(vulkan_device()->limits(), TargetKind::Vulkan);
+  const Target target =
+      driver::target_from_device(bench_vulkan_device()->limits(), TargetKind::Vulkan);
   return driver::build(module, {target});
 }
 
@@ -111,28 +101,28 @@ void BM_WeightsPrint(benchmark::State& state) {
 }
 
 void BM_WeightsCompile(benchmark::State& state) {
-  if (vulkan_device() == nullptr) return state.SkipWithError("no Vulkan device");
+  if (bench_vulkan_device() == nullptr) return state.SkipWithError("no Vulkan device");
   const IRModule module = parsed(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(compiled(module));
   set_bytes(state, state.range(0));
 }
 
 void BM_WeightsWrite(benchmark::State& state) {
-  if (vulkan_device() == nullptr) return state.SkipWithError("no Vulkan device");
+  if (bench_vulkan_device() == nullptr) return state.SkipWithError("no Vulkan device");
   const runtime::vm::Executable exe = compiled(parsed(state.range(0)));
   for (auto _ : state) runtime::vm::save_executable_file(exe, exe_path());
   set_bytes(state, state.range(0));
 }
 
 void BM_WeightsLoad(benchmark::State& state) {
-  if (vulkan_device() == nullptr) return state.SkipWithError("no Vulkan device");
+  if (bench_vulkan_device() == nullptr) return state.SkipWithError("no Vulkan device");
   runtime::vm::save_executable_file(compiled(parsed(state.range(0))), exe_path());
   for (auto _ : state) benchmark::DoNotOptimize(runtime::vm::load_executable_file(exe_path()));
   set_bytes(state, state.range(0));
 }
 
 void BM_WeightsFirstCall(benchmark::State& state, bool first) {
-  runtime::Device* device = vulkan_device();
+  runtime::Device* device = bench_vulkan_device();
   if (device == nullptr) return state.SkipWithError("no Vulkan device");
   runtime::vm::save_executable_file(compiled(parsed(state.range(0))), exe_path());
   std::vector<float> x(kSide * kSide, 1.0f);
