@@ -311,7 +311,9 @@ std::string GraphImporter::fresh_dim_name(const std::string& base) {
 relax::StructInfo GraphImporter::input_struct_info(const onnx::ValueInfoProto& input) {
   const std::string what = "graph input '" + input.name() + "'";
   if (!input.type().has_tensor_type()) {
-    fail(what + ": unsupported: not a tensor; sequence, map, optional and sparse inputs are not supported");
+    fail(
+        what +
+        ": unsupported: not a tensor; sequence, map, optional and sparse inputs are not supported");
   }
   const onnx::TypeProto::Tensor& type = input.type().tensor_type();
   std::optional<DataType> dtype = dtype_of(type.elem_type());
@@ -529,6 +531,40 @@ onnx::ModelProto updated_model(const onnx::ModelProto& model, const std::string&
   for (const onnx::ValueInfoProto& output : graph.output()) {
     if (!defined.contains(output.name())) {
       model_error(name, "graph output '" + output.name() + "' is computed by no node");
+    }
+  }
+  // libonnx 1.12's shape inference of the old Conv and pooling operators indexes the
+  // input's dims by the kernel's without checking the ranks (it crashed on a rank-2 input
+  // of a Conv, found by fuzz_onnx): wrong ranks that the model declares are refused
+  // before it runs.
+  std::map<std::string, int> declared = declared_ranks(graph);
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    const std::string& op = node.op_type();
+    if (op != "Conv" && op != "MaxPool" && op != "AveragePool" && op != "LpPool") continue;
+    std::string label = "invalid: node " +
+                        (node.name().empty() ? "#" + std::to_string(i) : "'" + node.name() + "'") +
+                        " (" + op + ", opset " + std::to_string(opset) + "): ";
+    auto x = node.input_size() > 0 ? declared.find(node.input(0)) : declared.end();
+    if (x == declared.end()) continue;
+    if (x->second < 3) {
+      model_error(name, label + "input 0 '" + node.input(0) + "' has rank " +
+                            std::to_string(x->second) +
+                            "; it must be (N, C, D1, ...), of rank 3 or more");
+    }
+    auto w = op == "Conv" && node.input_size() > 1 ? declared.find(node.input(1)) : declared.end();
+    if (w != declared.end() && w->second != x->second) {
+      model_error(name, label + "input 1 '" + node.input(1) + "' has rank " +
+                            std::to_string(w->second) + "; it must have the rank of input 0 '" +
+                            node.input(0) + "', " + std::to_string(x->second));
+    }
+    for (const onnx::AttributeProto& attr : node.attribute()) {
+      if (attr.name() == "kernel_shape" && attr.ints_size() != x->second - 2) {
+        model_error(name, label + "attribute 'kernel_shape' has " +
+                              std::to_string(attr.ints_size()) + " entries; input 0 '" +
+                              node.input(0) + "' has " + std::to_string(x->second - 2) +
+                              " spatial dims");
+      }
     }
   }
   // The adapters read the ranks of the values, which old models rarely declare.

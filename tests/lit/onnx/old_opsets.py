@@ -113,6 +113,26 @@ undefined = make_model([helper.make_node("Softplus", ["x"], ["y"])],
 expect_error("undefined output", undefined, [rand(3)], "computed by no node")
 # CHECK-LABEL: ok: undefined output
 # CHECK-NEXT: error: {{.*}}undefined_output.onnx: graph output 'Y' is computed by no node
+# libonnx's old Conv shape inference crashed on these ranks (found by fuzz_onnx).
+conv_weights = {"w": np.zeros((4, 1, 3, 3), np.float32)}
+flat_conv = make_model([helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])],
+                       [tensor_info("x", np.float32, [1, 5])],
+                       [tensor_info("y", np.float32, ["n", "c"])], conv_weights, opset=5)
+expect_error("conv of a rank-2 input", flat_conv, [rand(1, 5)], "rank 3 or more")
+# CHECK-LABEL: ok: conv of a rank-2 input
+# CHECK-NEXT: error: {{.*}}: invalid: node #0 (Conv, opset 5): input 0 'x' has rank 2; it must be (N, C, D1, ...), of rank 3 or more
+conv_1d = make_model([helper.make_node("Conv", ["x", "w"], ["y"], name="c")],
+                     [tensor_info("x", np.float32, [1, 1, 5])],
+                     [tensor_info("y", np.float32, ["n", "c", "w"])], conv_weights, opset=5)
+expect_error("conv of mismatched ranks", conv_1d, [rand(1, 1, 5)], "must have the rank")
+# CHECK-LABEL: ok: conv of mismatched ranks
+# CHECK-NEXT: error: {{.*}}: invalid: node 'c' (Conv, opset 5): input 1 'w' has rank 4; it must have the rank of input 0 'x', 3
+pool = make_model([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2])],
+                  [tensor_info("x", np.float32, [1, 1, 4, 4])],
+                  [tensor_info("y", np.float32, ["n", "c", "h", "w"])], opset=5)
+expect_error("pool kernel of the wrong length", pool, [rand(1, 1, 4, 4)], "spatial dims")
+# CHECK-LABEL: ok: pool kernel of the wrong length
+# CHECK-NEXT: error: {{.*}}: invalid: node #0 (MaxPool, opset 5): attribute 'kernel_shape' has 1 entries; input 0 'x' has 2 spatial dims
 branch = helper.make_graph([helper.make_node("Identity", ["x"], ["z"])], "branch", [],
                            [tensor_info("z", np.float32, [3])])
 with_if = make_model([helper.make_node("If", ["c"], ["y"], name="choose", then_branch=branch,
