@@ -46,21 +46,25 @@ PrimExpr product(const std::vector<PrimExpr>& dims, size_t begin, size_t end) {
 
 // The -1 of a Reshape: the input's element count over the product of the other target
 // dims. Equal factors cancel first, so that (b, s, 512) -> (b, s, 8, -1) infers 64,
-// not floordiv(b * s * 512, b * s * 8).
-PrimExpr infer_dim(std::vector<PrimExpr> in, std::vector<PrimExpr> others) {
+// not floordiv(b * s * 512, b * s * 8). A constant product past int64 is invalid.
+PrimExpr infer_dim(NodeContext& ctx, std::vector<PrimExpr> in, std::vector<PrimExpr> others) {
   arith::Analyzer analyzer;
   int64_t in_const = 1, other_const = 1;
   std::vector<PrimExpr> in_sym, other_sym;
   for (const PrimExpr& d : in) {
     if (const int64_t* c = tir::as_const_int(d)) {
-      in_const *= *c;
+      if (__builtin_mul_overflow(in_const, *c, &in_const)) {
+        ctx.invalid("input 0 'data': its element count is past 2^63");
+      }
     } else {
       in_sym.push_back(d);
     }
   }
   for (const PrimExpr& d : others) {
     if (const int64_t* c = tir::as_const_int(d)) {
-      other_const *= *c;
+      if (__builtin_mul_overflow(other_const, *c, &other_const)) {
+        ctx.invalid("input 1 'shape': the product of its entries other than the -1 is past 2^63");
+      }
       continue;
     }
     auto same = std::find_if(in_sym.begin(), in_sym.end(),
@@ -130,7 +134,7 @@ std::vector<Value> convert_reshape(NodeContext& ctx) {
   if (infer_at >= 0) {
     std::vector<PrimExpr> others = target;
     others.erase(others.begin() + infer_at);
-    target[infer_at] = infer_dim(in, others);
+    target[infer_at] = infer_dim(ctx, in, others);
   }
   return single(emit_reshape(ctx, ctx.tensor(0), target));
 }

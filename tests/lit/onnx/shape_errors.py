@@ -19,6 +19,14 @@ def one_node(op_type, inputs, outputs, attrs=None, initializers=None, opset=13, 
                       [tensor_info(*o) for o in outputs], initializers, opset)
 
 
+# A Reshape whose entries other than the -1 multiply past int64 (found by fuzz_onnx).
+# CHECK: ok: reshape product past int64
+# CHECK-NEXT: error: {{.*}}: node 'reshape' (Reshape, opset 13): invalid: input 1 'shape': the product of its entries other than the -1 is past 2^63
+expect_error("reshape product past int64",
+             one_node("Reshape", [("x", np.float32, [2, 3]), ("s", np.int64, [3])],
+                      [("y", np.float32, [None, None, None])],
+                      initializers={"s": i64([2**40, 2**40, -1])}),
+             [x], "past 2^63")
 # A negative dimension given to ConstantOfShape (found by fuzz_onnx), with a float and an
 # integer fill value (the integer one is computed at import time).
 # CHECK: ok: constant of shape negative
