@@ -123,6 +123,8 @@ const char* attr_kind_name(AttrValue::Kind kind) {
       return "dtype";
     case AttrValue::Kind::List:
       return "list";
+    case AttrValue::Kind::Dict:
+      return "dict";
   }
   return "?";
 }
@@ -143,6 +145,11 @@ std::string attr_scalar_text(const AttrValue& v) {
       return to_text(v.dtype);
     case AttrValue::Kind::List:
       return "list of " + std::to_string(v.list.size());
+    case AttrValue::Kind::Dict: {
+      std::string keys;
+      for (const std::string& key : v.keys) keys += (keys.empty() ? "" : ", ") + quoted(key);
+      return "dict of {" + keys + "}";
+    }
   }
   return "?";
 }
@@ -175,6 +182,8 @@ bool attr_scalars_equal(const AttrValue& a, const AttrValue& b) {
       return a.dtype == b.dtype;
     case AttrValue::Kind::List:
       return a.list.size() == b.list.size();
+    case AttrValue::Kind::Dict:
+      return a.keys == b.keys;
   }
   return false;
 }
@@ -583,6 +592,9 @@ class Hasher {
         case AttrValue::Kind::DType:
           hash(v.dtype);
           break;
+        case AttrValue::Kind::Dict:
+          for (const std::string& key : v.keys) hash(key);
+          [[fallthrough]];
         case AttrValue::Kind::List:
           mix(v.list.size());
           for (size_t i = v.list.size(); i-- > 0;) items.push_back(&v.list[i]);

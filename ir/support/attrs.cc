@@ -48,6 +48,18 @@ AttrValue AttrValue::int_list(const std::vector<int64_t>& v) {
   return list_of(std::move(items));
 }
 
+AttrValue AttrValue::dict_of(std::vector<std::pair<std::string, AttrValue>> entries) {
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  AttrValue a;
+  a.kind = Kind::Dict;
+  for (auto& [key, value] : entries) {
+    a.keys.push_back(std::move(key));
+    a.list.push_back(std::move(value));
+  }
+  return a;
+}
+
 std::vector<int64_t> AttrValue::as_int_list() const {
   std::vector<int64_t> out;
   for (const AttrValue& v : list) out.push_back(v.i);
@@ -64,6 +76,7 @@ bool AttrValue::operator==(const AttrValue& o) const {
     case Kind::String: return s == o.s;
     case Kind::DType: return dtype == o.dtype;
     case Kind::List: return list == o.list;
+    case Kind::Dict: return keys == o.keys && list == o.list;
   }
   return false;
 }

@@ -10,10 +10,11 @@
 
 namespace relaxc {
 
-// One attribute value: None, a bool, an integer, a float, a string, a data type, or
-// a list of values.
+// One attribute value: None, a bool, an integer, a float, a string, a data type, a
+// list of values, or a dict from strings to values (TVM's tir_var_upper_bound
+// {"n": 1024}).
 struct AttrValue {
-  enum class Kind : uint8_t { None, Bool, Int, Float, String, DType, List };
+  enum class Kind : uint8_t { None, Bool, Int, Float, String, DType, List, Dict };
 
   Kind kind = Kind::None;
   bool b = false;
@@ -21,7 +22,10 @@ struct AttrValue {
   double f = 0.0;
   std::string s;
   DataType dtype;
+  // A list's items; a dict's values, in the order of `keys`.
   std::vector<AttrValue> list;
+  // A dict's keys, sorted and distinct.
+  std::vector<std::string> keys;
 
   static AttrValue none() { return {}; }
   static AttrValue boolean(bool v);
@@ -31,6 +35,8 @@ struct AttrValue {
   static AttrValue data_type(DataType v);
   static AttrValue list_of(std::vector<AttrValue> v);
   static AttrValue int_list(const std::vector<int64_t>& v);
+  // A dict of these entries, sorted by key; the keys must be distinct.
+  static AttrValue dict_of(std::vector<std::pair<std::string, AttrValue>> entries);
 
   bool is_none() const { return kind == Kind::None; }
   // The integers of a list of integers.

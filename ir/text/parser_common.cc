@@ -192,8 +192,6 @@ AttrValue parse_attr_value(const PyExpr& e) {
   };
   if (const auto* list = e.as<PyList>()) return items_of(list->items);
   if (const auto* tuple = e.as<PyTuple>()) return items_of(tuple->items);
-  // A dict (TVM's tir_var_upper_bound {"n": 1024}) is held and printed as the list of
-  // its [key, value] pairs, sorted by key.
   if (const auto* dict = e.as<PyDict>()) {
     std::vector<std::pair<std::string, AttrValue>> entries;
     std::unordered_set<std::string> keys;
@@ -203,13 +201,7 @@ AttrValue parse_attr_value(const PyExpr& e) {
         user_error(dict->keys[i]->span) << "key '" << key << "' repeated";
       entries.emplace_back(std::move(key), parse_attr_value(*dict->values[i]));
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<AttrValue> pairs;
-    for (auto& [key, value] : entries) {
-      pairs.push_back(AttrValue::list_of({AttrValue::string(key), std::move(value)}));
-    }
-    return AttrValue::list_of(std::move(pairs));
+    return AttrValue::dict_of(std::move(entries));
   }
   // Typed literals: T.int32(4), T.float32(0.5), T.bool(True).
   std::string callee = called_name(e);

@@ -122,6 +122,14 @@ std::string format_attr_value(const AttrValue& value) {
       for (const AttrValue& item : value.list) items.push_back(format_attr_value(item));
       return "[" + join(items) + "]";
     }
+    case AttrValue::Kind::Dict: {
+      std::vector<std::string> items;
+      items.reserve(value.list.size());
+      for (size_t i = 0; i < value.list.size(); ++i) {
+        items.push_back(quote(value.keys[i]) + ": " + format_attr_value(value.list[i]));
+      }
+      return "{" + join(items) + "}";
+    }
   }
   return "None";
 }

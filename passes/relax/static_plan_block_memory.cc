@@ -99,8 +99,7 @@ class TirVarCollector : public tir::Visitor {
   }
 };
 
-// tir_var_upper_bound: {"n": 1024, ...}, TVM's spelling, which the parser holds as the
-// list of [name, bound] pairs.
+// tir_var_upper_bound: {"n": 1024, ...}, TVM's spelling.
 std::map<std::string, int64_t> upper_bounds(const Function& func, const std::string& name) {
   std::map<std::string, int64_t> out;
   const AttrValue* attr = func->attrs.find("tir_var_upper_bound");
@@ -110,14 +109,11 @@ std::map<std::string, int64_t> upper_bounds(const Function& func, const std::str
                            << "': attribute tir_var_upper_bound must be a dict from shape "
                               "variable names to non-negative integers, e.g. {\"n\": 1024}";
   };
-  if (attr->kind != AttrValue::Kind::List) fail();
-  for (const AttrValue& entry : attr->list) {
-    if (entry.kind != AttrValue::Kind::List || entry.list.size() != 2 ||
-        entry.list[0].kind != AttrValue::Kind::String ||
-        entry.list[1].kind != AttrValue::Kind::Int || entry.list[1].i < 0) {
-      fail();
-    }
-    out[entry.list[0].s] = entry.list[1].i;
+  if (attr->kind != AttrValue::Kind::Dict) fail();
+  for (size_t i = 0; i < attr->keys.size(); ++i) {
+    const AttrValue& bound = attr->list[i];
+    if (bound.kind != AttrValue::Kind::Int || bound.i < 0) fail();
+    out[attr->keys[i]] = bound.i;
   }
   return out;
 }

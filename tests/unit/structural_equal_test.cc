@@ -158,6 +158,31 @@ TEST(StructuralEqual, FunctionAttributesAreCompared) {
                   "attrs[\"axes\"][1]: 1 vs 3");
 }
 
+TEST(StructuralEqual, DictAttributesCompareKeysThenValues) {
+  relax::Var x = relax::make_var("x", relax::object_sinfo());
+  auto bounds = [&](std::vector<std::pair<std::string, AttrValue>> entries) {
+    return function({x}, seq_expr({}, x),
+                    Attrs({{"tir_var_upper_bound", AttrValue::dict_of(std::move(entries))}}));
+  };
+  // Written in any order, a dict holds its keys sorted.
+  expect_equal(bounds({{"n", AttrValue::integer(1024)}, {"m", AttrValue::integer(8)}}),
+               bounds({{"m", AttrValue::integer(8)}, {"n", AttrValue::integer(1024)}}));
+  expect_mismatch(bounds({{"n", AttrValue::integer(1024)}}),
+                  bounds({{"n", AttrValue::integer(2048)}}),
+                  "attrs[\"tir_var_upper_bound\"][0]: 1024 vs 2048");
+  expect_mismatch(bounds({{"n", AttrValue::integer(1024)}}),
+                  bounds({{"m", AttrValue::integer(1024)}}),
+                  "attrs[\"tir_var_upper_bound\"]: dict of {\"n\"} vs dict of {\"m\"}");
+  // A dict is not the list of its pairs.
+  expect_mismatch(
+      bounds({{"n", AttrValue::integer(1024)}}),
+      function({x}, seq_expr({}, x),
+               Attrs({{"tir_var_upper_bound",
+                       AttrValue::list_of({AttrValue::list_of(
+                           {AttrValue::string("n"), AttrValue::integer(1024)})})}})),
+      "attrs[\"tir_var_upper_bound\"]: dict dict of {\"n\"} vs list list of 1");
+}
+
 TEST(StructuralEqual, NaNAttributesAreEqual) {
   double nan = std::numeric_limits<double>::quiet_NaN();
   relax::Var x = relax::make_var("x", relax::object_sinfo());

@@ -23,11 +23,11 @@
 # CHECK: "relaxc.memory_plan": ["storage 0: n * 4 bytes: a c", "storage 1: n * 4 bytes: b", "peak: n * 8 bytes (live tensors at most n * 8, without planning n * 16)"]
 # CHECK: storage: R.Object = R.memory.alloc_storage(R.shape([n * 4]),
 #
-# tir_var_upper_bound {"n": 1024} (printed as its list of pairs): the intermediates are
+# tir_var_upper_bound {"n": 1024} (printed back as the dict TVM writes): the intermediates are
 # planned at 4096 bytes; the result keeps its n * 4, at most 4096: the peak is 8192.
 # CHECK-LABEL: def bounded(
 # CHECK: "relaxc.memory_plan": ["storage 0: 4096 bytes: a c", "storage 1: 4096 bytes: b", "peak: 8192 bytes (live tensors at most n * 8, without planning n * 16)"]
-# CHECK: "tir_var_upper_bound": {{\[\["n", 1024\]\]}}
+# CHECK: "tir_var_upper_bound": {"n": 1024}
 # CHECK: storage: R.Object = R.memory.alloc_storage(R.shape([4096]),
 #
 # Escaping tensors keep their own storages and are never killed: a goes to a packed
