@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <exception>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -501,6 +502,92 @@ std::map<std::string, int> declared_ranks(const onnx::GraphProto& graph) {
   return ranks;
 }
 
+bool is_conv_or_pool(const std::string& op) {
+  return op == "Conv" || op == "MaxPool" || op == "AveragePool" || op == "LpPool";
+}
+
+// What is wrong with the ranks of a Conv or pooling node, if anything: input 0 (X) of
+// rank 3 or more, a Conv's input 1 (W) of X's rank, and per-spatial-dim attributes of
+// as many entries as X has spatial dims (pads twice as many). A rank or an attribute
+// not known is not checked. `input_name` names input 0 or 1 in the message.
+std::optional<std::string> conv_pool_rank_problem(
+    const std::string& op, std::optional<int> x_rank, std::optional<int> w_rank,
+    const std::function<std::optional<int>(const std::string&)>& attr_size,
+    const std::function<std::string(int)>& input_name) {
+  if (!x_rank) return std::nullopt;
+  if (*x_rank < 3) {
+    return "input 0 " + input_name(0) + " has rank " + std::to_string(*x_rank) +
+           "; it must be (N, C, D1, ...), of rank 3 or more";
+  }
+  if (op == "Conv" && w_rank && *w_rank != *x_rank) {
+    return "input 1 " + input_name(1) + " has rank " + std::to_string(*w_rank) +
+           "; it must have the rank of input 0 " + input_name(0) + ", " +
+           std::to_string(*x_rank);
+  }
+  int spatial = *x_rank - 2;
+  for (const char* attr : {"kernel_shape", "strides", "dilations", "pads"}) {
+    int expected = std::string(attr) == "pads" ? 2 * spatial : spatial;
+    std::optional<int> size = attr_size(attr);
+    if (size && *size != expected) {
+      return "attribute '" + std::string(attr) + "' has " + std::to_string(*size) +
+             " entries; input 0 " + input_name(0) + " has " + std::to_string(spatial) +
+             " spatial dims, so it needs " + std::to_string(expected);
+    }
+  }
+  return std::nullopt;
+}
+
+// libonnx 1.12's shape inference of the old Conv and pooling operators indexes the
+// input's dims by the kernel's without checking the ranks (it segfaulted on a rank-2
+// input of a Conv, found by fuzz_onnx; the rank may be one that inference itself gives
+// an intermediate value). This registry hands InferShapes the library's schemas, those
+// operators' with an inference function that refuses wrong ranks before the library's
+// runs; the importer then names the node from the inferred ranks.
+class ConvPoolRankCheckingRegistry final : public onnx::ISchemaRegistry {
+ public:
+  const onnx::OpSchema* GetSchema(const std::string& key, const int max_inclusive_version,
+                                  const std::string& domain) const override {
+    const onnx::OpSchema* schema =
+        onnx::OpSchemaRegistry::Instance()->GetSchema(key, max_inclusive_version, domain);
+    if (schema == nullptr || !is_default_domain(domain) || !is_conv_or_pool(key)) return schema;
+    auto [it, inserted] = checked_.try_emplace(schema, *schema);
+    if (inserted) {
+      onnx::InferenceFunction library = schema->GetTypeAndShapeInferenceFunction();
+      it->second.TypeAndShapeInferenceFunction(
+          [this, key, library](onnx::InferenceContext& ctx) {
+            auto rank_of = [&](size_t input) -> std::optional<int> {
+              if (input >= ctx.getNumInputs()) return std::nullopt;
+              const onnx::TypeProto* type = ctx.getInputType(input);
+              if (type == nullptr || !type->has_tensor_type() ||
+                  !type->tensor_type().has_shape()) {
+                return std::nullopt;
+              }
+              return type->tensor_type().shape().dim_size();
+            };
+            auto attr_size = [&](const std::string& attr_name) -> std::optional<int> {
+              const onnx::AttributeProto* attr = ctx.getAttribute(attr_name);
+              if (attr == nullptr) return std::nullopt;
+              return attr->ints_size();
+            };
+            if (std::optional<std::string> problem = conv_pool_rank_problem(
+                    key, rank_of(0), rank_of(1), attr_size,
+                    [](int input) { return std::string(input == 0 ? "X" : "W"); })) {
+              if (!refusal_) refusal_ = key + ": " + *problem;
+              fail_shape_inference(*problem);
+            }
+            if (library) library(ctx);
+          });
+    }
+    return &it->second;
+  }
+  // Why inference refused the first node it refused, if it refused one.
+  const std::optional<std::string>& refusal() const { return refusal_; }
+
+ private:
+  mutable std::map<const onnx::OpSchema*, onnx::OpSchema> checked_;
+  mutable std::optional<std::string> refusal_;
+};
+
 // A checked model of an opset before kMinOpset, converted to kMinOpset by the ONNX
 // library's version converter (which rewrites, say, Add's 'broadcast' attribute into an
 // Unsqueeze); an error when it has no adapter for one of the model's operators.
@@ -533,47 +620,47 @@ onnx::ModelProto updated_model(const onnx::ModelProto& model, const std::string&
       model_error(name, "graph output '" + output.name() + "' is computed by no node");
     }
   }
-  // libonnx 1.12's shape inference of the old Conv and pooling operators indexes the
-  // input's dims by the kernel's without checking the ranks (it crashed on a rank-2 input
-  // of a Conv, found by fuzz_onnx): wrong ranks that the model declares are refused
-  // before it runs.
-  std::map<std::string, int> declared = declared_ranks(graph);
-  for (int i = 0; i < graph.node_size(); ++i) {
-    const onnx::NodeProto& node = graph.node(i);
-    const std::string& op = node.op_type();
-    if (op != "Conv" && op != "MaxPool" && op != "AveragePool" && op != "LpPool") continue;
-    std::string label = "invalid: node " +
-                        (node.name().empty() ? "#" + std::to_string(i) : "'" + node.name() + "'") +
-                        " (" + op + ", opset " + std::to_string(opset) + "): ";
-    auto x = node.input_size() > 0 ? declared.find(node.input(0)) : declared.end();
-    if (x == declared.end()) continue;
-    if (x->second < 3) {
-      model_error(name, label + "input 0 '" + node.input(0) + "' has rank " +
-                            std::to_string(x->second) +
-                            "; it must be (N, C, D1, ...), of rank 3 or more");
-    }
-    auto w = op == "Conv" && node.input_size() > 1 ? declared.find(node.input(1)) : declared.end();
-    if (w != declared.end() && w->second != x->second) {
-      model_error(name, label + "input 1 '" + node.input(1) + "' has rank " +
-                            std::to_string(w->second) + "; it must have the rank of input 0 '" +
-                            node.input(0) + "', " + std::to_string(x->second));
-    }
-    for (const onnx::AttributeProto& attr : node.attribute()) {
-      if (attr.name() == "kernel_shape" && attr.ints_size() != x->second - 2) {
-        model_error(name, label + "attribute 'kernel_shape' has " +
-                              std::to_string(attr.ints_size()) + " entries; input 0 '" +
-                              node.input(0) + "' has " + std::to_string(x->second - 2) +
-                              " spatial dims");
-      }
-    }
-  }
   // The adapters read the ranks of the values, which old models rarely declare.
   onnx::ModelProto inferred = model;
+  const ConvPoolRankCheckingRegistry registry;
   try {
-    onnx::shape_inference::InferShapes(inferred);
+    onnx::shape_inference::InferShapes(inferred, &registry);
   } catch (const std::exception& e) {
     // Shape inference throws where the declared shapes contradict the operators'.
     model_error(name, "invalid: ONNX's shape inference rejects the model: " + one_line(e.what()));
+  }
+  // The registry kept the library from the Conv and pooling nodes of wrong ranks; the
+  // ranks that the model declares or inference gives name the first of them.
+  std::map<std::string, int> inferred_ranks = declared_ranks(inferred.graph());
+  for (int i = 0; i < inferred.graph().node_size(); ++i) {
+    const onnx::NodeProto& node = inferred.graph().node(i);
+    if (!is_conv_or_pool(node.op_type())) continue;
+    auto rank_of = [&](int input) -> std::optional<int> {
+      if (input >= node.input_size()) return std::nullopt;
+      auto it = inferred_ranks.find(node.input(input));
+      if (it == inferred_ranks.end()) return std::nullopt;
+      return it->second;
+    };
+    auto attr_size = [&](const std::string& attr_name) -> std::optional<int> {
+      for (const onnx::AttributeProto& attr : node.attribute()) {
+        if (attr.name() == attr_name) return attr.ints_size();
+      }
+      return std::nullopt;
+    };
+    std::optional<std::string> problem = conv_pool_rank_problem(
+        node.op_type(), rank_of(0), rank_of(1), attr_size,
+        [&](int input) { return "'" + node.input(input) + "'"; });
+    if (problem) {
+      model_error(name, "invalid: node " +
+                            (node.name().empty() ? "#" + std::to_string(i)
+                                                 : "'" + node.name() + "'") +
+                            " (" + node.op_type() + ", opset " + std::to_string(opset) +
+                            "): " + *problem);
+    }
+  }
+  if (registry.refusal()) {
+    model_error(name, "invalid: ONNX's shape inference refused a Conv or pooling node: " +
+                          *registry.refusal());
   }
   // libonnx 1.12's adapter of the binary operators' 'broadcast' and 'axis' attributes
   // aligns the second input with the first's axes from 'axis' only when 'axis' is 0 or

@@ -132,7 +132,24 @@ pool = make_model([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2])],
                   [tensor_info("y", np.float32, ["n", "c", "h", "w"])], opset=5)
 expect_error("pool kernel of the wrong length", pool, [rand(1, 1, 4, 4)], "spatial dims")
 # CHECK-LABEL: ok: pool kernel of the wrong length
-# CHECK-NEXT: error: {{.*}}: invalid: node #0 (MaxPool, opset 5): attribute 'kernel_shape' has 1 entries; input 0 'x' has 2 spatial dims
+# CHECK-NEXT: error: {{.*}}: invalid: node #0 (MaxPool, opset 5): attribute 'kernel_shape' has 1 entries; input 0 'x' has 2 spatial dims, so it needs 2
+# A rank that only shape inference gives: Flatten's output of rank 2 into a Conv.
+flat_then_conv = make_model(
+    [helper.make_node("Flatten", ["x"], ["f"]),
+     helper.make_node("Conv", ["f", "w"], ["y"], name="c", pads=[1, 1, 1, 1])],
+    [tensor_info("x", np.float32, [1, 1, 2, 3])],
+    [tensor_info("y", np.float32, ["n", "c"])], conv_weights, opset=5)
+expect_error("conv of an inferred rank-2 value", flat_then_conv, [rand(1, 1, 2, 3)],
+             "rank 3 or more")
+# CHECK-LABEL: ok: conv of an inferred rank-2 value
+# CHECK-NEXT: error: {{.*}}: invalid: node 'c' (Conv, opset 5): input 0 'f' has rank 2; it must be (N, C, D1, ...), of rank 3 or more
+pool_pads = make_model([helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2],
+                                         pads=[0, 0])],
+                       [tensor_info("x", np.float32, [1, 1, 4, 4])],
+                       [tensor_info("y", np.float32, ["n", "c", "h", "w"])], opset=5)
+expect_error("pool pads of the wrong length", pool_pads, [rand(1, 1, 4, 4)], "needs 4")
+# CHECK-LABEL: ok: pool pads of the wrong length
+# CHECK-NEXT: error: {{.*}}: invalid: node #0 (AveragePool, opset 5): attribute 'pads' has 2 entries; input 0 'x' has 2 spatial dims, so it needs 4
 branch = helper.make_graph([helper.make_node("Identity", ["x"], ["z"])], "branch", [],
                            [tensor_info("z", np.float32, [3])])
 with_if = make_model([helper.make_node("If", ["c"], ["y"], name="choose", then_branch=branch,
