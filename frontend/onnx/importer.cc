@@ -521,8 +521,7 @@ std::optional<std::string> conv_pool_rank_problem(
   }
   if (op == "Conv" && w_rank && *w_rank != *x_rank) {
     return "input 1 " + input_name(1) + " has rank " + std::to_string(*w_rank) +
-           "; it must have the rank of input 0 " + input_name(0) + ", " +
-           std::to_string(*x_rank);
+           "; it must have the rank of input 0 " + input_name(0) + ", " + std::to_string(*x_rank);
   }
   int spatial = *x_rank - 2;
   for (const char* attr : {"kernel_shape", "strides", "dilations", "pads"}) {
@@ -553,30 +552,28 @@ class ConvPoolRankCheckingRegistry final : public onnx::ISchemaRegistry {
     auto [it, inserted] = checked_.try_emplace(schema, *schema);
     if (inserted) {
       onnx::InferenceFunction library = schema->GetTypeAndShapeInferenceFunction();
-      it->second.TypeAndShapeInferenceFunction(
-          [this, key, library](onnx::InferenceContext& ctx) {
-            auto rank_of = [&](size_t input) -> std::optional<int> {
-              if (input >= ctx.getNumInputs()) return std::nullopt;
-              const onnx::TypeProto* type = ctx.getInputType(input);
-              if (type == nullptr || !type->has_tensor_type() ||
-                  !type->tensor_type().has_shape()) {
-                return std::nullopt;
-              }
-              return type->tensor_type().shape().dim_size();
-            };
-            auto attr_size = [&](const std::string& attr_name) -> std::optional<int> {
-              const onnx::AttributeProto* attr = ctx.getAttribute(attr_name);
-              if (attr == nullptr) return std::nullopt;
-              return attr->ints_size();
-            };
-            if (std::optional<std::string> problem = conv_pool_rank_problem(
-                    key, rank_of(0), rank_of(1), attr_size,
-                    [](int input) { return std::string(input == 0 ? "X" : "W"); })) {
-              if (!refusal_) refusal_ = key + ": " + *problem;
-              fail_shape_inference(*problem);
-            }
-            if (library) library(ctx);
-          });
+      it->second.TypeAndShapeInferenceFunction([this, key, library](onnx::InferenceContext& ctx) {
+        auto rank_of = [&](size_t input) -> std::optional<int> {
+          if (input >= ctx.getNumInputs()) return std::nullopt;
+          const onnx::TypeProto* type = ctx.getInputType(input);
+          if (type == nullptr || !type->has_tensor_type() || !type->tensor_type().has_shape()) {
+            return std::nullopt;
+          }
+          return type->tensor_type().shape().dim_size();
+        };
+        auto attr_size = [&](const std::string& attr_name) -> std::optional<int> {
+          const onnx::AttributeProto* attr = ctx.getAttribute(attr_name);
+          if (attr == nullptr) return std::nullopt;
+          return attr->ints_size();
+        };
+        if (std::optional<std::string> problem = conv_pool_rank_problem(
+                key, rank_of(0), rank_of(1), attr_size,
+                [](int input) { return std::string(input == 0 ? "X" : "W"); })) {
+          if (!refusal_) refusal_ = key + ": " + *problem;
+          fail_shape_inference(*problem);
+        }
+        if (library) library(ctx);
+      });
     }
     return &it->second;
   }
@@ -647,15 +644,14 @@ onnx::ModelProto updated_model(const onnx::ModelProto& model, const std::string&
       }
       return std::nullopt;
     };
-    std::optional<std::string> problem = conv_pool_rank_problem(
-        node.op_type(), rank_of(0), rank_of(1), attr_size,
-        [&](int input) { return "'" + node.input(input) + "'"; });
+    std::optional<std::string> problem =
+        conv_pool_rank_problem(node.op_type(), rank_of(0), rank_of(1), attr_size,
+                               [&](int input) { return "'" + node.input(input) + "'"; });
     if (problem) {
-      model_error(name, "invalid: node " +
-                            (node.name().empty() ? "#" + std::to_string(i)
-                                                 : "'" + node.name() + "'") +
-                            " (" + node.op_type() + ", opset " + std::to_string(opset) +
-                            "): " + *problem);
+      model_error(
+          name, "invalid: node " +
+                    (node.name().empty() ? "#" + std::to_string(i) : "'" + node.name() + "'") +
+                    " (" + node.op_type() + ", opset " + std::to_string(opset) + "): " + *problem);
     }
   }
   if (registry.refusal()) {
