@@ -4,7 +4,8 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer (clang) that halts on the first error
 # and also builds the libFuzzer harnesses; then runs each harness of that build briefly
 # (scripts/fuzz.sh --no-build, RELAXC_CI_FUZZ_SECONDS each, default 30), each harness
-# counting as one test.
+# counting as one test; then runs several VMs on threads in a ThreadSanitizer build of
+# the runtime (scripts/tsan_threads.sh), one test.
 #
 # It ends with a line in ctest's summary format over both builds and exits non-zero on
 # any failure. A build that does not compile counts as one failed test (and when the
@@ -115,6 +116,19 @@ if run_build normal "$root/build-werror" -- -DRELAXC_WERROR=ON -DCMAKE_BUILD_TYP
   summaries+=("[fuzz] $fuzz_crashed of $fuzz_harnesses harnesses crashed")
   total_tests=$((total_tests + fuzz_harnesses))
   total_failed=$((total_failed + fuzz_crashed))
+fi
+
+# Several VMs on threads under ThreadSanitizer (a build of the runtime alone): one test.
+if [[ -x $root/build-werror/relaxc ]]; then
+  start=$SECONDS
+  if RELAXC_COMPILER=$root/build-werror/relaxc "$root/scripts/tsan_threads.sh"; then
+    summaries+=("[threads] ThreadSanitizer: 8 VMs on threads passed")
+  else
+    summaries+=("[threads] ThreadSanitizer: 8 VMs on threads FAILED")
+    total_failed=$((total_failed + 1))
+  fi
+  total_tests=$((total_tests + 1))
+  echo "== [threads] finished in $((SECONDS - start)) s"
 fi
 
 echo "== summary"

@@ -11,6 +11,11 @@
 // Kernels are launched asynchronously on the device's stream; the VM waits only where
 // the host reads device data: an If condition held in a tensor, to_host(), a packed
 // function that reads a tensor.
+//
+// Threads: a VirtualMachine is used by one thread at a time. Several VMs may run on
+// several threads at once, sharing one Executable and one Device (whose operations are
+// locked; a VM that reads device data then also waits for the others' earlier work) or
+// each on a device of its own. Each VM has its own registers, shape heap and pools.
 #pragma once
 #include <functional>
 #include <iosfwd>

@@ -10,17 +10,22 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "driver/build.h"
 #include "driver/compile.h"
 #include "driver/prim_func_launcher.h"
 #include "ir/text/parser.h"
+#include "runtime/cuda/cuda_device.h"
 #include "runtime/vm/executable.h"
 #include "runtime/vm/vm.h"
+#include "runtime/vulkan/vulkan_device.h"
 #include "tests/support/device_harness.h"
 #include "tests/support/errors.h"
 
@@ -463,6 +468,83 @@ TEST_P(VmE2eTest, SavedAndLoadedGivesTheSameResults) {
             << name << " output " << i << ", " << size_name(s);
       }
     }
+  }
+}
+
+// Several VMs on several threads at once, all running one loaded executable: each VM
+// has its own registers, shape heap and pools; `on_device(t)` gives thread t's device
+// (one shared by all, whose operations are locked, or one each). Each thread checks its
+// own results, with inputs and sizes of its own, so that a VM seeing another's registers
+// or memory would fail.
+void run_vms_on_threads(const std::shared_ptr<const vm::Executable>& exe,
+                        const std::function<runtime::Device&(int)>& on_device) {
+  constexpr int kThreads = 4;
+  constexpr int kCallsPerThread = 6;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        vm::VirtualMachine machine(exe, on_device(t));
+        for (int call = 0; call < kCallsPerThread; ++call) {
+          Size s = {1 + 3 * t + call, 5 + 17 * call + t};
+          std::vector<float> x = values(s.n * s.m, 20 + t), y = values(s.n * s.m, 30 + call);
+          auto upload = [&](const std::vector<float>& v) {
+            return Value::tensor(machine.from_host(DType::Float(32), {s.n, s.m}, v.data()));
+          };
+          Value out = machine.call("rfc_dataflow", {upload(x), upload(y)});
+          std::vector<float> lv1(x.size());
+          for (size_t i = 0; i < x.size(); ++i) lv1[i] = (x[i] + y[i]) * x[i];
+          auto check = [&](const Value& v, const std::vector<float>& expected, const char* what) {
+            std::vector<uint8_t> bytes = machine.to_host(v.as_tensor());
+            std::vector<float> got(bytes.size() / sizeof(float));
+            std::memcpy(got.data(), bytes.data(), got.size() * sizeof(float));
+            for (size_t i = 0; i < expected.size() && got.size() == expected.size(); ++i) {
+              if (std::fabs(got[i] - expected[i]) <= 1e-4 + 1e-5 * std::fabs(expected[i])) continue;
+              throw std::runtime_error(std::string(what) + " element " + std::to_string(i) +
+                                       " is " + std::to_string(got[i]) + ", expected " +
+                                       std::to_string(expected[i]));
+            }
+            if (got.size() != expected.size()) {
+              throw std::runtime_error(std::string(what) + " has " + std::to_string(got.size()) +
+                                       " elements, expected " + std::to_string(expected.size()));
+            }
+          };
+          check(out.as_tuple()[0], lv1, "lv1");
+          check(out.as_tuple()[1], row_sums(lv1, s), "lv2");
+        }
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+}
+
+TEST_P(VmE2eTest, SeveralVmsOnThreadsShareOneExecutableAndOneDevice) {
+  run_vms_on_threads(executable(), [&](int) -> runtime::Device& { return *device_; });
+}
+
+TEST_P(VmE2eTest, SeveralVmsOnThreadsEachWithItsOwnDevice) {
+  // Opened one after another (not on the threads), each on the test device's GPU.
+  std::vector<std::unique_ptr<runtime::Device>> devices;
+  std::vector<runtime::VulkanDevice*> vulkan_devices;
+  for (int t = 0; t < 4; ++t) {
+    if (GetParam() == TargetKind::Vulkan) {
+      runtime::VulkanOptions options;
+      options.device = device_->limits().name;
+      options.validation = true;
+      auto device = runtime::open_vulkan_device(options);
+      vulkan_devices.push_back(device.get());
+      devices.push_back(std::move(device));
+    } else {
+      devices.push_back(runtime::open_cuda_device());
+    }
+  }
+  run_vms_on_threads(executable(), [&](int t) -> runtime::Device& { return *devices[t]; });
+  for (runtime::VulkanDevice* device : vulkan_devices) {
+    EXPECT_EQ(device->validation_messages(), std::vector<std::string>{});
   }
 }
 

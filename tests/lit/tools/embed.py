@@ -14,5 +14,11 @@
 # RUN: python3 %S/../../../scripts/mlp_data.py check %t %t/out.npy | FileCheck %s --check-prefix=REFERENCE
 # REFERENCE: ok: output matches the reference (160 values, batch 5)
 #
+# Several VMs on threads at once, sharing the executable and the device.
+# RUN: %embed_mlp %t/mlp.rxe %t/images.npy %t/w.npy %t/b.npy %t/out.npy --threads 4 | FileCheck %s --check-prefix=THREADS
+# THREADS: 4 threads, one VM each on the shared device: results equal
+# RUN: not %embed_mlp %t/mlp.rxe %t/images.npy %t/w.npy %t/b.npy %t/out.npy --threads 0 2>&1 | FileCheck %s --check-prefix=BAD-THREADS
+# BAD-THREADS: embed_mlp: error: --threads takes 1 to 64, got '0'
+#
 # RUN: not %embed_mlp %t/missing.rxe %t/images.npy %t/w.npy %t/b.npy %t/out.npy 2>&1 | FileCheck %s --check-prefix=MISSING
 # MISSING: embed_mlp: error: {{.*}}missing.rxe: cannot open: No such file or directory
