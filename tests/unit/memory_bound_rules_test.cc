@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/arith/analyzer.h"
 #include "ir/structural_equal.h"
 #include "ir/target/target.h"
 #include "ir/text/parser.h"
@@ -20,6 +21,7 @@
 #include "ir/tir/lowered_func.h"
 #include "passes/tir/default_gpu_schedule.h"
 #include "passes/tir/gpu_rules/gpu_rule.h"
+#include "passes/tir/kernel_counts.h"
 #include "passes/tir/lower_to_kernels.h"
 #include "passes/tir/schedule/schedule_internal.h"
 #include "tests/support/tir_interpreter.h"
@@ -81,6 +83,29 @@ void expect_one_kernel(const std::string& rule, const std::string& source,
         testing::expect_same_results(f, *scheduled, shapes(n), static_cast<uint64_t>(n));
       }
     }
+  }
+}
+
+// The one launch of `scheduled` (lowered for the desktop profile) reads each input and
+// writes each output once: its traffic is the compulsory traffic, `bytes_per_n` bytes
+// per unit of the symbolic n.
+void expect_compulsory_traffic(const PrimFunc& scheduled, int64_t bytes_per_n) {
+  FuncCounts counts = count_lowered(lower_to_kernels(scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  // Counts that are upper bounds (argmax's select) still prove it: no schedule reads less
+  // than the compulsory traffic.
+  const LaunchCounts& launch = counts.launches[0];
+  arith::Analyzer analyzer;
+  PrimExpr traffic = analyzer.simplify(launch.bytes_read + launch.bytes_written);
+  PrimExpr compulsory = analyzer.simplify(counts.compulsory_read + counts.compulsory_written);
+  EXPECT_TRUE(analyzer.can_prove_equal(traffic, compulsory))
+      << "traffic " << text::print_node(traffic) << ", compulsory " << text::print_node(compulsory);
+  for (int64_t n : {1, 7, 1000}) {
+    PrimExpr at_n = substitute(
+        compulsory, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); });
+    const int64_t* bytes = as_const_int(analyzer.simplify(at_n));
+    ASSERT_NE(bytes, nullptr);
+    EXPECT_EQ(*bytes, bytes_per_n * n) << "n = " << n;
   }
 }
 
@@ -225,12 +250,16 @@ TEST(RowReductionRule, SoftmaxIsOneKernelWithSharedIntermediates) {
   std::optional<PrimFunc> scheduled = apply_rule("row reduction", parse_func(kSoftmax), kDesktop);
   ASSERT_TRUE(scheduled.has_value());
   ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "blockIdx.x").size(), 1u);
-  for (const char* name : {"maxelem", "expsum"}) {
+  // The intermediates, and the row of data that all three blocks read, live in shared
+  // memory.
+  for (const char* name : {"maxelem", "expsum", "data_shared"}) {
     schedule_internal::StmtPath path =
         schedule_internal::find_block_path(scheduled.value()->body, name);
+    ASSERT_FALSE(path.empty()) << name;
     const auto& block = path.back().cast<BlockRealizeNode>()->block;
     EXPECT_EQ(block->writes[0]->buffer->scope, "shared") << name;
   }
+  expect_compulsory_traffic(*scheduled, 2 * 300 * 4);
 }
 
 // rms_norm over the last axis of (n, 4, 37) with an injective producer (the square)
@@ -264,6 +293,46 @@ TEST(RowReductionRule, RmsNormWithAnInjectiveProducer) {
   expect_one_kernel("row reduction", kRmsNorm, [](int64_t n) {
     return std::vector<std::vector<int64_t>>{{n, 4, 37}, {37}, {n, 4, 37}};
   });
+}
+
+// argmax over the last axis, as LegalizeOps writes it (but for an int32 result, which the
+// mobile profile supports): the row's max, the first position holding it, and one
+// output per row (a block without loops past the row).
+constexpr const char* kArgmax = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_x: T.handle, var_out: T.handle):
+        n = T.int64()
+        x = T.match_buffer(var_x, (n, 300))
+        out = T.match_buffer(var_out, (n,), "int32")
+        row_max = T.alloc_buffer((n,))
+        position = T.alloc_buffer((n,), "int32")
+        for ax0, k0 in T.grid(n, 300):
+            with T.block("row_max"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    row_max[v_ax0] = T.float32(-3.4028234663852886e+38)
+                row_max[v_ax0] = T.max(row_max[v_ax0], x[v_ax0, v_k0])
+        for ax0, k0 in T.grid(n, 300):
+            with T.block("position"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    position[v_ax0] = 2147483647
+                position[v_ax0] = T.min(position[v_ax0], T.Select(x[v_ax0, v_k0] == row_max[v_ax0], T.Cast("int32", v_k0), 300))
+        for ax0 in range(n):
+            with T.block("out"):
+                v_ax0 = T.axis.spatial(n, ax0)
+                out[v_ax0] = position[v_ax0] + 0
+)";
+
+TEST(RowReductionRule, ArgmaxIsOneKernelWithOneOutputPerRow) {
+  expect_one_kernel("row reduction", kArgmax, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 300}, {n}};
+  });
+  std::optional<PrimFunc> scheduled = apply_rule("row reduction", parse_func(kArgmax), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  // x read once per row from global memory; the output written once.
+  expect_compulsory_traffic(*scheduled, 300 * 4 + 4);
 }
 
 // layer_norm over the last two axes: two reduction loops per row.

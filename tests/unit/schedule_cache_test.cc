@@ -3,6 +3,7 @@
 // unscheduled function and a CPU reference, and every refusal's message.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -242,6 +243,54 @@ class Module:
   }
 }
 
+// Two blocks read A (a row's max, then each element minus it): one copy serves both.
+constexpr const char* kTwoReaders = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):
+        row_max = T.alloc_buffer((4,))
+        for i, k in T.grid(4, 8):
+            with T.block("M"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(A[vi, vk])
+                T.writes(row_max[vi])
+                with T.init():
+                    row_max[vi] = T.float32(-1e30)
+                row_max[vi] = T.max(row_max[vi], A[vi, vk])
+        for i, j in T.grid(4, 8):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj], row_max[vi])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] - row_max[vi]
+)";
+
+TEST(ScheduleCache, CacheReadServesSeveralConsumersFromOneCopy) {
+  tir::Schedule s(parse_func(kTwoReaders));
+  tir::BlockRef copy = s.cache_read(s.get_block("M"), 0, "shared", {s.get_block("B")});
+  EXPECT_EQ(copy.name, "A_shared");
+  for (const char* reader : {"M", "B"}) {
+    const tir::Block& block = s.get_block_realize(s.get_block(reader))->block;
+    EXPECT_EQ(block->reads.front()->buffer->name, "A_shared") << reader;
+  }
+  // Moved under the row loop of B, the copy holds one row per iteration.
+  std::vector<tir::LoopRef> rows = s.get_loops(s.get_block("B"));
+  s.compute_at(s.get_block("M"), rows[0]);
+  s.compute_at(copy, rows[0]);
+  HostArray a = testing::random_array(DataType::Float(32), {4, 8}, 3);
+  HostArray b = testing::zeros(DataType::Float(32), {4, 8});
+  testing::interpret(s.func(), {&a, &b});
+  for (int64_t i = 0; i < 4; ++i) {
+    float row_max = -1e30f;
+    for (int64_t k = 0; k < 8; ++k)
+      row_max = std::max(row_max, static_cast<float>(a.data[i * 8 + k]));
+    for (int64_t j = 0; j < 8; ++j) {
+      float expected = static_cast<float>(a.data[i * 8 + j]) - row_max;  // in float32
+      EXPECT_EQ(static_cast<float>(b.data[i * 8 + j]), expected) << i << ", " << j;
+    }
+  }
+}
+
 TEST(ScheduleCache, NamesDoNotClash) {
   tir::Schedule s(parse_func(kScale));
   tir::BlockRef first = s.cache_read(s.get_block("B"), 0, "shared");
@@ -358,6 +407,45 @@ class Module:
       s, [&] { s.cache_write(s.get_block("low"), 0, "local"); },
       "cache_write: 'B' is also written by block 'high'; copying the cache back would "
       "overwrite its values");
+}
+
+TEST(ScheduleCache, RefusesConsumersThatCannotShareTheCopy) {
+  tir::Schedule s(parse_func(kTwoReaders));
+  expect_refused(
+      s, [&] { s.cache_read(s.get_block("M"), 0, "shared", {tir::BlockRef{"nope"}}); },
+      "cache_read: consumer block 'nope' is not a block directly under the root block");
+  expect_refused(
+      s, [&] { s.cache_read(s.get_block("B"), 1, "shared", {s.get_block("M")}); },
+      "cache_read: consumer block 'M' does not read 'row_max'");
+  constexpr const char* kWriterBetween = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
+        for i in range(8):
+            with T.block("R1"):
+                vi = T.axis.spatial(8, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi]
+        for i in range(8):
+            with T.block("W"):
+                vi = T.axis.spatial(8, i)
+                T.reads(B[vi])
+                T.writes(A[vi])
+                A[vi] = B[vi] * T.float32(2)
+        for i in range(8):
+            with T.block("R2"):
+                vi = T.axis.spatial(8, i)
+                T.reads(A[vi])
+                T.writes(C[vi])
+                C[vi] = A[vi]
+)";
+  tir::Schedule between(parse_func(kWriterBetween));
+  expect_refused(
+      between,
+      [&] { between.cache_read(between.get_block("R1"), 0, "shared", {between.get_block("R2")}); },
+      "cache_read: block 'W' writes 'A' between blocks that read it; one copy cannot serve "
+      "the readers on both sides");
 }
 
 }  // namespace

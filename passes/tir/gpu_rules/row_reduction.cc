@@ -11,7 +11,9 @@
 //   at its spatial iteration variables;
 // - L a perfect loop nest whose loop variables are its iteration values, whose first p
 //   loops have the extents of the row and which reads each Ri's buffer at its first p
-//   iteration variables (so row r of L needs row r of every reduction alone).
+//   iteration variables (so row r of L needs row r of every reduction alone). L may
+//   have no loop past the p (one output per row: argmax, argmin, mean): its last loop
+//   is split by 1 to give it one, which runs on one thread of the row's block.
 // Schedule: L's first p loops fused into the row loop (but for up to two leading loops
 // of extent 1, bound to blockIdx.y and z: compute_at cannot bound the quotients of a
 // fused index like (0 * s + r) / s), every Ri moved under it (compute_at, last first),
@@ -24,7 +26,13 @@
 // the longest row, at most 256 and the
 // target's thread limit. Each Ri's buffer moves to "shared" memory (set_scope): one
 // element per row, shared by the row's threads, so that the intermediates never reach
-// global memory and the kernel reads its inputs and writes its output once per row.
+// global memory. An input that several of the blocks read (softmax's x: the max, the sum
+// of exp and the output) is staged in shared memory, one row per thread block
+// (cache_read with every reader as a consumer, compute_at under the row loop, its loops
+// on the row's threads), where the rows of all such inputs fit in half the target's
+// shared memory and have constant lengths: the kernel then reads each input once and
+// writes its output once, the compulsory traffic. Otherwise it reads such an input once
+// per block that reads it.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -94,7 +102,53 @@ int64_t thread_count(const std::vector<PrimExpr>& row_extents, const Target& tar
   return threads;
 }
 
-std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
+// The function's input buffers that more than one of `blocks` reads, each reader loading
+// it only at its first `row_dims` iteration variables (its row) and any trailing indices:
+// for each, the readers and the bytes of one row, a constant. Empty when the rows of all
+// of them do not fit in `budget` bytes together.
+struct SharedInput {
+  Buffer buffer;
+  std::vector<BlockRef> readers;
+};
+std::vector<SharedInput> inputs_to_stage(const Schedule& s, const std::vector<BlockRef>& blocks,
+                                         size_t row_dims, int64_t budget) {
+  std::vector<SharedInput> out;
+  int64_t total = 0;
+  for (const auto& [param, buffer] : s.func()->buffer_map) {
+    if (buffer->shape.size() <= row_dims) continue;
+    SharedInput input{buffer, {}};
+    bool row_local = true;
+    for (const BlockRef& b : blocks) {
+      const Block& block = s.get_block_realize(b)->block;
+      if (!std::any_of(block->reads.begin(), block->reads.end(),
+                       [&](const BufferRegion& r) { return r->buffer.same_as(buffer); })) {
+        continue;
+      }
+      input.readers.push_back(b);
+      post_order_visit(block->body, [&](const Ref<Object>& node) {
+        const auto* load = node.as<BufferLoadNode>();
+        if (load == nullptr || !load->buffer.same_as(buffer)) return;
+        for (size_t d = 0; row_local && d < row_dims; ++d) {
+          row_local = load->indices[d].same_as(block->iter_vars[d]->var);
+        }
+      });
+    }
+    if (input.readers.size() < 2 || !row_local) continue;
+    int64_t bytes = buffer->dtype.bytes();
+    for (size_t d = row_dims; d < buffer->shape.size(); ++d) {
+      const int64_t* extent = as_const_int(buffer->shape[d]);
+      if (extent == nullptr) return {};
+      bytes *= *extent;
+    }
+    total += bytes;
+    if (total > budget) return {};
+    out.push_back(std::move(input));
+  }
+  return out;
+}
+
+std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
+                                     bool stage_inputs) {
   const BlockNode* root = root_block(func);
   if (root == nullptr) return std::nullopt;
   std::vector<BlockRealize> blocks = child_blocks(root->body);
@@ -129,7 +183,7 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
       if (block->iter_vars[i]->kind != IterKind::Reduce) return std::nullopt;
     }
     if (p == 0 || p == block->iter_vars.size() || (row_dims != 0 && p != row_dims) ||
-        p >= out_loops->size()) {
+        p > out_loops->size()) {
       return std::nullopt;
     }
     row_dims = p;
@@ -156,22 +210,43 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
   int64_t threads = thread_count(row_extents, target);
 
   std::vector<LoopRef> out_refs = s.get_loops(last);
+  if (out_refs.size() == row_dims) {
+    // One output per row (argmax, mean): a unit loop below the row, which one thread runs.
+    s.split(out_refs.back(), {PrimExpr(), int_imm(out_refs.back().var->dtype, 1)});
+    out_refs = s.get_loops(last);
+  }
   // Leading row axes of extent 1 (a batch of one) stay out of the fused row index, whose
   // quotients compute_at could not bound; they are bound to blockIdx.y and z.
   size_t unit = 0;
   while (unit + 1 < row_dims && unit < 2 && is_const_int(s.get_for(out_refs[unit])->extent, 1)) {
     ++unit;
   }
+  std::vector<BlockRef> all = reductions;
+  all.push_back(last);
+  std::vector<BlockRef> copies;
+  if (stage_inputs) {
+    for (const SharedInput& input :
+         inputs_to_stage(s, all, row_dims, target.max_shared_memory_bytes / 2)) {
+      const Block& first = s.get_block_realize(input.readers.front())->block;
+      int read_index = 0;
+      while (!first->reads[static_cast<size_t>(read_index)]->buffer.same_as(input.buffer)) {
+        ++read_index;
+      }
+      copies.push_back(s.cache_read(input.readers.front(), read_index, "shared",
+                                    {input.readers.begin() + 1, input.readers.end()}));
+    }
+    if (copies.empty()) return std::nullopt;  // the unstaged schedule is the same
+  }
   LoopRef row = s.fuse(std::vector<LoopRef>(out_refs.begin() + unit, out_refs.begin() + row_dims));
   try {
     for (size_t i = reductions.size(); i-- > 0;) s.compute_at(reductions[i], row);
+    for (const BlockRef& copy : copies) s.compute_at(copy, row);
   } catch (const UserError&) {
     return std::nullopt;  // the rows depend on each other after all
   }
   s.bind(row, "blockIdx.x");
   for (size_t i = 0; i < unit; ++i) s.bind(out_refs[i], i == 0 ? "blockIdx.y" : "blockIdx.z");
-  std::vector<BlockRef> all = reductions;
-  all.push_back(last);
+  all.insert(all.begin(), copies.begin(), copies.end());
   for (const BlockRef& b : all) {
     std::vector<LoopRef> loops = s.get_loops(b);
     auto at = std::find_if(loops.begin(), loops.end(),
@@ -181,8 +256,24 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
     // Where compute_at could not pin a reduction's row to the row loop's (a fused index
     // it cannot bound, as rows (1, s) give), a loop below it would still range over
     // rows: the threads would reduce across rows. The generic schedule takes it.
+    bool is_copy = std::any_of(copies.begin(), copies.end(),
+                               [&](const BlockRef& c) { return c.name == b.name; });
     for (const LoopRef& l : inner) {
-      if (b.name != last.name && loop_iter_use(s.get_for(l)).spatial) return std::nullopt;
+      if (b.name != last.name && !is_copy && loop_iter_use(s.get_for(l)).spatial) {
+        return std::nullopt;
+      }
+    }
+    // A copy's loops below the row must cover one row alone, as for the reductions.
+    if (is_copy) {
+      PrimExpr copied = int_imm(DataType::Int(64), 1);
+      for (const LoopRef& l : inner) copied = copied * s.get_for(l)->extent;
+      const Block& block = s.get_block_realize(b)->block;
+      const Buffer& source = block->reads.front()->buffer;
+      PrimExpr row_elements = int_imm(DataType::Int(64), 1);
+      for (size_t d = row_dims; d < source->shape.size(); ++d) {
+        row_elements = row_elements * source->shape[d];
+      }
+      if (!analyzer.can_prove_equal(copied, row_elements)) return std::nullopt;
     }
     LoopRef fused = s.fuse(inner);
     std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), int_imm(fused.var->dtype, threads)});
@@ -190,6 +281,13 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
   }
   for (const BlockRef& r : reductions) s.set_scope(r, 0, "shared");
   return s.func();
+}
+
+// With the inputs that several blocks read staged in shared memory where their rows fit,
+// else without.
+std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
+  if (std::optional<PrimFunc> staged = apply_staged(func, target, true)) return staged;
+  return apply_staged(func, target, false);
 }
 
 }  // namespace

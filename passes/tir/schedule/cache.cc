@@ -2,9 +2,9 @@
 //
 // cache_read adds a block that copies the whole buffer into a new buffer `<name>_<scope>`
 // at the root, before the first block reading the buffer (and after any block writing it
-// earlier), and makes the given block read the copy. cache_write makes the block write
-// a new buffer instead and adds a block right after the root statement holding it that
-// copies the result back. Both copies cover the whole buffer; compute_at and
+// earlier), and makes the given block (and any consumer blocks named) read the copy. cache_write
+// makes the block write a new buffer instead and adds a block right after the root statement
+// holding it that copies the result back. Both copies cover the whole buffer; compute_at and
 // reverse_compute_at then shrink them to the tile a loop needs. The root block allocates
 // the new buffer.
 #include <algorithm>
@@ -170,7 +170,8 @@ bool loads_buffer(const Stmt& stmt, const BufferNode* buffer) {
 
 }  // namespace
 
-BlockRef Schedule::cache_read(const BlockRef& block, int read_index, const std::string& scope) {
+BlockRef Schedule::cache_read(const BlockRef& block, int read_index, const std::string& scope,
+                              const std::vector<BlockRef>& consumers) {
   CacheSite site = find_site(func_, block, scope, "cache_read");
   const Block& target = site.realize->block;
   if (read_index < 0 || static_cast<size_t>(read_index) >= target->reads.size()) {
@@ -180,35 +181,74 @@ BlockRef Schedule::cache_read(const BlockRef& block, int read_index, const std::
   }
   Buffer source = target->reads[static_cast<size_t>(read_index)]->buffer;
   BufferSet source_set{source.get()};
-  if (touches_any(target->writes, source_set)) {
-    user_error(target->span) << "cache_read: block '" << block.name << "' also writes '"
-                             << source->name << "'; it cannot read it from a copy";
+  // The blocks that read the copy: `block`, then `consumers`, as their root-scope indices.
+  std::vector<size_t> readers = {site.order};
+  for (const BlockRef& consumer : consumers) {
+    auto it = std::find_if(site.root_blocks.begin(), site.root_blocks.end(),
+                           [&](const BlockRealize& r) { return r->block->name == consumer.name; });
+    if (it == site.root_blocks.end()) {
+      user_error(target->span) << "cache_read: consumer block '" << consumer.name
+                               << "' is not a block directly under the root block";
+    }
+    if (!touches_any((*it)->block->reads, source_set)) {
+      user_error((*it)->block->span) << "cache_read: consumer block '" << consumer.name
+                                     << "' does not read '" << source->name << "'";
+    }
+    readers.push_back(static_cast<size_t>(it - site.root_blocks.begin()));
   }
-  // Before the first reader, but after every block that writes the buffer before this one.
-  size_t position = site.root_stmt;
+  size_t first_reader_stmt = site.root_stmt, last_reader = 0;
+  for (size_t r : readers) {
+    const BlockNode& reader = *site.root_blocks[r]->block;
+    if (touches_any(reader.writes, source_set)) {
+      user_error(reader.span) << "cache_read: block '" << reader.name << "' also writes '"
+                              << source->name << "'; it cannot read it from a copy";
+    }
+    first_reader_stmt = std::min(first_reader_stmt, root_stmt_of(site, site.root_blocks[r]));
+    last_reader = std::max(last_reader, r);
+  }
+  // Before the first reader, but after every block that writes the buffer before the
+  // last one that reads the copy.
+  size_t position = first_reader_stmt;
   for (size_t i = 0; i < site.root_blocks.size(); ++i) {
     const BlockNode& other = *site.root_blocks[i]->block;
     if (touches_any(other.reads, source_set)) {
       position = std::min(position, root_stmt_of(site, site.root_blocks[i]));
     }
   }
-  for (size_t i = 0; i < site.order; ++i) {
+  for (size_t i = 0; i < last_reader; ++i) {
     const BlockNode& other = *site.root_blocks[i]->block;
     if (!touches_any(other.writes, source_set)) continue;
     size_t after_writer = root_stmt_of(site, site.root_blocks[i]) + 1;
-    if (after_writer > site.root_stmt) {
+    if (after_writer > first_reader_stmt) {
+      // The writer shares a loop nest with a reader, or sits between two readers.
+      bool same_nest = std::any_of(readers.begin(), readers.end(), [&](size_t r) {
+        return root_stmt_of(site, site.root_blocks[r]) == after_writer - 1;
+      });
+      const std::string& reader = site.root_blocks[last_reader]->block->name;
+      if (same_nest) {
+        user_error(target->span) << "cache_read: block '" << other.name << "' writes '"
+                                 << source->name << "' before block '" << reader
+                                 << "' in the same loop nest; there is no place at the root for "
+                                    "the copy between them";
+      }
       user_error(target->span) << "cache_read: block '" << other.name << "' writes '"
-                               << source->name << "' before block '" << block.name
-                               << "' in the same loop nest; there is no place at the root for "
-                                  "the copy between them";
+                               << source->name << "' between blocks that read it; one copy "
+                               << "cannot serve the readers on both sides";
     }
     position = std::max(position, after_writer);
   }
   std::string name = unique_name(func_, source->name + "_" + scope);
   Buffer cache = buffer(name, source->dtype, source->shape, scope, source->span);
-  Block redirected = BufferReplacer(source, cache).mutate(target);
+  BufferReplacer redirect(source, cache);
   Stmt nest = copy_nest(name, source, cache);
-  func_ = rebuild(func_, site, with_block(site.realize, redirected), nest, position, cache);
+  func_ = rebuild(func_, site, with_block(site.realize, redirect.mutate(target)), nest, position,
+                  cache);
+  for (const BlockRef& consumer : consumers) {
+    StmtPath path = find_block_path(func_->body, consumer.name);
+    const auto& realize = path.back().cast<BlockRealizeNode>();
+    func_ = with_body(func_,
+                      replace_in_path(path, with_block(realize, redirect.mutate(realize->block))));
+  }
   return BlockRef{name};
 }
 

@@ -64,9 +64,12 @@ class Schedule {
   void vectorize(const LoopRef& loop);
 
   // Adds a block that copies the `read_index`-th buffer that `block` reads into a new
-  // buffer in `scope` ("shared", "local"), and makes `block` read the copy. The copy
-  // block sits at the root, before the first reader; move it with compute_at.
-  BlockRef cache_read(const BlockRef& block, int read_index, const std::string& scope);
+  // buffer in `scope` ("shared", "local"), and makes `block` read the copy, and also
+  // `consumers` (other blocks directly under the root that read the buffer, as TVM's
+  // consumer_blocks), so that they share one copy. The copy block sits at the root,
+  // before the first reader; move it with compute_at.
+  BlockRef cache_read(const BlockRef& block, int read_index, const std::string& scope,
+                      const std::vector<BlockRef>& consumers = {});
   // Makes `block` write its `write_index`-th buffer into a new buffer in `scope`, and
   // adds a block after it that copies the result back; move it with reverse_compute_at.
   BlockRef cache_write(const BlockRef& block, int write_index, const std::string& scope);
