@@ -211,7 +211,9 @@ std::optional<std::vector<Value>> fold_reshape(NodeContext& ctx,
 std::optional<std::vector<Value>> fold_constant_of_shape(
     NodeContext& ctx, const std::vector<std::vector<PrimExpr>>& in) {
   std::optional<std::vector<int64_t>> shape = const_ints(in[0]);
-  if (!shape || shape->size() != 1 || (*shape)[0] > kMaxElements) return std::nullopt;
+  if (!shape || shape->size() != 1 || (*shape)[0] < 0 || (*shape)[0] > kMaxElements) {
+    return std::nullopt;  // a negative length is the converter's to refuse, with its message
+  }
   HostTensor value = ctx.has_attr("value")
                          ? ctx.attr_tensor("value")
                          : HostTensor::from_doubles(DataType::Float(32), {1}, {0});

@@ -27,6 +27,19 @@ expect_error("reshape product past int64",
                       [("y", np.float32, [None, None, None])],
                       initializers={"s": i64([2**40, 2**40, -1])}),
              [x], "past 2^63")
+# A ConstantOfShape whose length, computed from shapes at import, is negative (found by
+# fuzz_onnx: the fold at import made a vector of that length and aborted).
+# CHECK: ok: constant of shape negative length
+# CHECK-NEXT: error: {{.*}}: node 'fill' (ConstantOfShape, opset 13): R.full: dimension 0 of argument 'shape' is -2; dimensions must be non-negative
+negative_fill = make_model(
+    [helper.make_node("Shape", ["x"], ["s"], name="shape"),
+     helper.make_node("Sub", ["s", "five"], ["n"], name="sub"),
+     helper.make_node("ConstantOfShape", ["n"], ["y"], name="fill",
+                      value=helper.make_tensor("v", 7, [1], [4]))],
+    [tensor_info("x", np.float32, [3])], [tensor_info("y", np.int64, [None])],
+    {"five": i64([5])})
+expect_error("constant of shape negative length", negative_fill, [np.zeros(3, np.float32)],
+             "non-negative")
 # A negative dimension given to ConstantOfShape (found by fuzz_onnx), with a float and an
 # integer fill value (the integer one is computed at import time).
 # CHECK: ok: constant of shape negative
