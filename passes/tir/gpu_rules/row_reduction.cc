@@ -103,9 +103,9 @@ int64_t thread_count(const std::vector<PrimExpr>& row_extents, const Target& tar
 }
 
 // The function's input buffers that more than one of `blocks` reads, each reader loading
-// it only at its first `row_dims` iteration variables (its row) and any trailing indices:
-// for each, the readers and the bytes of one row, a constant. Empty when the rows of all
-// of them do not fit in `budget` bytes together.
+// it only at its first `row_dims` iteration variables (its row) and any trailing indices,
+// with their readers. Empty when a row of one of them has no constant size, or when
+// their rows do not fit in `budget` bytes together.
 struct SharedInput {
   Buffer buffer;
   std::vector<BlockRef> readers;
