@@ -114,7 +114,8 @@ std::vector<SharedInput> inputs_to_stage(const Schedule& s, const std::vector<Bl
                                          size_t row_dims, int64_t budget) {
   std::vector<SharedInput> out;
   int64_t total = 0;
-  for (const auto& [param, buffer] : s.func()->buffer_map) {
+  for (const auto& entry : s.func()->buffer_map) {
+    const Buffer& buffer = entry.second;  // not a structured binding: lambdas capture it
     if (buffer->shape.size() <= row_dims) continue;
     SharedInput input{buffer, {}};
     bool row_local = true;
