@@ -103,7 +103,8 @@ void expect_compulsory_traffic(const PrimFunc& scheduled, int64_t bytes_per_n) {
   for (int64_t n : {1, 7, 1000}) {
     PrimExpr at_n = substitute(
         compulsory, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); });
-    const int64_t* bytes = as_const_int(analyzer.simplify(at_n));
+    PrimExpr simplified = analyzer.simplify(at_n);  // as_const_int points into it
+    const int64_t* bytes = as_const_int(simplified);
     ASSERT_NE(bytes, nullptr);
     EXPECT_EQ(*bytes, bytes_per_n * n) << "n = " << n;
   }
