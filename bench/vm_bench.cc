@@ -10,9 +10,15 @@
 //   reshapes, a call between Relax functions) per call for a batch of n images,
 //   including the launches; the host waits once per iteration;
 // - VmStoragePool: the same call's driver allocations after warm-up (counter
-//   fresh_allocations_per_call, 0 when the pool reuses every block).
+//   fresh_allocations_per_call, 0 when the pool reuses every block);
+// - VmHundredKernels: a chain of 100 matmuls (100 kernels, none fused) of a (4, 16)
+//   tensor, on Vulkan with launch replay on and off: the host's time per call until
+//   vm.call returns (counter host_us_per_call; the launches' encoding, or their
+//   comparison with the recording when replayed), the time with the wait for the device,
+//   and the launches replayed per call.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -25,6 +31,7 @@
 #include "ir/text/parser.h"
 #include "runtime/open_device.h"
 #include "runtime/vm/vm.h"
+#include "runtime/vulkan/vulkan_device.h"
 
 namespace relaxc {
 namespace {
@@ -179,7 +186,65 @@ void BM_VmMlp(benchmark::State& state, TargetKind kind) {
       benchmark::Counter::kIsRate);
 }
 
+// main(x, w): x = x @ w, 100 times; the matmuls stay apart (no epilogue to fuse).
+std::string hundred_kernels_module() {
+  std::ostringstream s;
+  s << "@I.ir_module\nclass Module:\n    @R.function\n"
+       "    def main(x: R.Tensor((4, 16), \"float32\"), w: R.Tensor((16, 16), \"float32\"))"
+       " -> R.Tensor((4, 16), \"float32\"):\n"
+       "        with R.dataflow():\n            y0 = x\n";
+  for (int i = 0; i < 100; ++i) s << "            y" << i + 1 << " = R.matmul(y" << i << ", w)\n";
+  s << "            R.output(y100)\n        return y100\n";
+  return s.str();
+}
+
+void BM_VmHundredKernels(benchmark::State& state, bool replay) {
+  static auto open = [](bool with_replay) -> std::unique_ptr<runtime::Device> {
+    try {
+      runtime::VulkanOptions options;
+      options.replay = with_replay;
+      return runtime::open_vulkan_device(options);
+    } catch (const runtime::RuntimeError&) {
+      return nullptr;
+    }
+  };
+  static std::unique_ptr<runtime::Device> with_replay = open(true);
+  static std::unique_ptr<runtime::Device> without_replay = open(false);
+  runtime::Device* device = replay ? with_replay.get() : without_replay.get();
+  if (device == nullptr) {
+    state.SkipWithError("no Vulkan device");
+    return;
+  }
+  auto exe = build_for(hundred_kernels_module(), *device, TargetKind::Vulkan);
+  runtime::vm::VirtualMachine vm(exe, *device);
+  std::vector<float> x(4 * 16, 0.5f), w(16 * 16, 1.0f / 16);
+  std::vector<Value> args = {Value::tensor(vm.from_host(DType::Float(32), {4, 16}, x.data())),
+                             Value::tensor(vm.from_host(DType::Float(32), {16, 16}, w.data()))};
+  for (int i = 0; i < 2; ++i) {  // warm-up: kernels loaded, pool filled, runs recorded
+    vm.call("main", args);
+    device->synchronize();
+  }
+  runtime::LaunchStats before = device->launch_stats();
+  double host_seconds = 0;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    Value y = vm.call("main", args);
+    host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    device->synchronize();
+  }
+  runtime::LaunchStats after = device->launch_stats();
+  auto iterations = static_cast<double>(state.iterations());
+  state.counters["host_us_per_call"] = 1e6 * host_seconds / iterations;
+  state.counters["replayed_per_call"] =
+      static_cast<double>(after.replayed - before.replayed) / iterations;
+  state.counters["launches_per_call"] =
+      static_cast<double>(after.replayed - before.replayed + after.recorded - before.recorded) /
+      iterations;
+}
+
 BENCHMARK(BM_VmDispatch);
+BENCHMARK_CAPTURE(BM_VmHundredKernels, replay, true)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmHundredKernels, no_replay, false)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmInterpreter, vulkan, TargetKind::Vulkan)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmInterpreter, cuda, TargetKind::Cuda)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmMlp, vulkan, TargetKind::Vulkan)->Arg(1)->Arg(64)->Arg(1024)->UseRealTime();

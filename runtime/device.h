@@ -76,6 +76,14 @@ struct KernelTiming {
   double device_us = 0;
 };
 
+// How a device's launches reached it since it was opened: `recorded` were encoded
+// (recorded into a command buffer, or launched one by one), `replayed` ran again from
+// an earlier recording of the same launches (Vulkan: a kept run of dispatches).
+struct LaunchStats {
+  uint64_t recorded = 0;
+  uint64_t replayed = 0;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -102,6 +110,8 @@ class Device {
                       std::span<const DeviceBuffer> buffers, std::span<const int64_t> scalars) = 0;
   // Waits until everything enqueued has finished.
   virtual void synchronize() = 0;
+  // Launches with an empty grid are not counted.
+  virtual LaunchStats launch_stats() const = 0;
 
   // Per-launch device timing (CUDA events, Vulkan timestamp queries) for `relaxc bench`;
   // off by default, so that launches pay nothing for it. Turning it on returns false

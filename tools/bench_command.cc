@@ -41,6 +41,9 @@ device time of each kernel. Prints:
   latency per call      min, median and p90 of the call and the wait for the device
   host time per call    median time until the call returns, which is the host's work
                         (the VM waits for the device only where it reads device data)
+  launches per call     kernel launches of a measured call, and how many of them were
+                        replayed from an earlier call's recording (Vulkan keeps runs of
+                        dispatches; RELAXC_VULKAN_REPLAY=0 turns that off)
   peak device memory    the most bytes held by live storages and tensors during a call
                         (the inputs and constants included), and the bytes the pool
                         has reserved from the device
@@ -56,7 +59,8 @@ Options:
   --json FILE       also write the results as Google Benchmark's JSON ('-': standard
                     output, instead of the text): the function's entry (name NAME,
                     real_time the median latency, cpu_time the host time, in us, and
-                    min_us, p90_us, host_us_per_call, peak_device_bytes,
+                    min_us, p90_us, host_us_per_call, launches_per_call,
+                    replayed_launches_per_call, peak_device_bytes,
                     reserved_device_bytes), then one entry per kernel (name
                     NAME/KERNEL, real_time its device time per call, launches_per_call)
   -h, --help        print this help
@@ -85,6 +89,7 @@ struct Results {
   std::string kernel_format;
   int64_t repeat = 0;
   double min_us = 0, median_us = 0, p90_us = 0, host_us = 0;
+  double launches_per_call = 0, replayed_per_call = 0;
   size_t peak_bytes = 0, reserved_bytes = 0;
   bool kernel_timing = false;       // whether the device timed its kernels
   std::vector<KernelTime> kernels;  // in the order of their first launch
@@ -105,7 +110,10 @@ std::string to_json(const Results& r, const std::string& program) {
      << ", \"run_type\": \"iteration\", \"iterations\": " << r.repeat
      << ", \"real_time\": " << r.median_us << ", \"cpu_time\": " << r.host_us
      << ", \"time_unit\": \"us\", \"min_us\": " << r.min_us << ", \"p90_us\": " << r.p90_us
-     << ", \"host_us_per_call\": " << r.host_us << ", \"peak_device_bytes\": " << r.peak_bytes
+     << ", \"host_us_per_call\": " << r.host_us
+     << ", \"launches_per_call\": " << r.launches_per_call
+     << ", \"replayed_launches_per_call\": " << r.replayed_per_call
+     << ", \"peak_device_bytes\": " << r.peak_bytes
      << ", \"reserved_device_bytes\": " << r.reserved_bytes << "}";
   for (const KernelTime& k : r.kernels) {
     std::string name = r.function + "/" + k.name;
@@ -126,6 +134,9 @@ std::string to_text(const Results& r) {
   os << "  latency per call:   min " << r.min_us << " us, median " << r.median_us << " us, p90 "
      << r.p90_us << " us\n";
   os << "  host time per call: " << r.host_us << " us (median)\n";
+  os << std::setprecision(0) << "  launches per call:  " << r.launches_per_call << " ("
+     << r.replayed_per_call << " replayed)\n"
+     << std::setprecision(1);
   os << "  peak device memory: " << r.peak_bytes << " bytes in use (" << r.reserved_bytes
      << " bytes reserved)\n";
   if (!r.kernel_timing) {
@@ -159,6 +170,7 @@ Results measure(runtime::vm::VirtualMachine& vm, runtime::Device& device, const 
 
   std::vector<double> latency, host;
   runtime::vm::StoragePool& pool = vm.device_pool();
+  runtime::LaunchStats before = device.launch_stats();
   for (int64_t i = 0; i < cl.repeat; ++i) {
     pool.reset_peak();
     Clock::time_point start = Clock::now();
@@ -170,6 +182,13 @@ Results measure(runtime::vm::VirtualMachine& vm, runtime::Device& device, const 
     latency.push_back(micros(done - start));
     host.push_back(micros(returned - start));
   }
+  runtime::LaunchStats after = device.launch_stats();
+  auto per_call = [&](uint64_t count) {
+    return static_cast<double>(count) / static_cast<double>(cl.repeat);
+  };
+  r.replayed_per_call = per_call(after.replayed - before.replayed);
+  r.launches_per_call =
+      per_call(after.recorded - before.recorded) + r.replayed_per_call;
   std::sort(latency.begin(), latency.end());
   std::sort(host.begin(), host.end());
   r.min_us = latency.front();

@@ -6,6 +6,7 @@
 #include "runtime/cuda/cuda_device.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -302,6 +303,7 @@ class CudaDeviceImpl final : public CudaDevice {
       auto [entry, at] = buffers_.argument(kernel.abi.name, i, buffers[i]);
       addresses.push_back(entry.address + at);
     }
+    if (grid_size[0] != 0 && grid_size[1] != 0 && grid_size[2] != 0) launches_ += 1;
     ScopedCudaContext scope(driver_, context_);
     if (!timing_) {
       kernel.launch(driver_, stream_, grid_size, addresses, scalars);
@@ -315,6 +317,9 @@ class CudaDeviceImpl final : public CudaDevice {
     kernel.launch(driver_, stream_, grid_size, addresses, scalars);
     driver_.check(driver_.cuEventRecord(timed.end, stream_), "cuEventRecord", "timing a launch");
   }
+
+  // Every launch is encoded: CUDA graphs (replay) are not used yet.
+  LaunchStats launch_stats() const override { return {launches_.load(), 0}; }
 
   bool set_kernel_timing(bool on) override {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -438,6 +443,7 @@ class CudaDeviceImpl final : public CudaDevice {
   std::vector<PendingFree> pending_frees_;
   bool timing_ = false;  // kernel timing (off unless relaxc bench turns it on)
   std::vector<TimedLaunch> timed_;
+  std::atomic<uint64_t> launches_{0};  // with a non-empty grid
   std::mutex mutex_;
 };
 

@@ -1,10 +1,14 @@
 // Command recording and submission: copies and dispatches go into the batch being
 // recorded, with the pipeline barriers their read/write hazards need, and batches are
-// submitted to the compute queue with a fence each.
+// submitted to the compute queue with a fence each. With replay on, each run of
+// consecutive dispatches is recorded into a secondary command buffer that is kept: a
+// later run that repeats a kept one, dispatch for dispatch (same kernels, buffer
+// ranges, scalars and grids), executes it again instead of being recorded anew.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,7 +28,11 @@ class CommandQueue {
   static constexpr size_t kMaxCommandsPerBatch = 256;
   static constexpr size_t kMaxBatchesInFlight = 16;
 
-  explicit CommandQueue(const VulkanContext& context);
+  // How many runs of dispatches are kept for replay (the least recently used goes).
+  static constexpr size_t kMaxKeptRuns = 16;
+
+  // `replay`: keep runs of dispatches and replay them (see the top of this file).
+  CommandQueue(const VulkanContext& context, bool replay);
   CommandQueue(const CommandQueue&) = delete;
   CommandQueue& operator=(const CommandQueue&) = delete;
   // Waits for the submitted batches (errors ignored), then destroys everything.
@@ -40,6 +48,12 @@ class CommandQueue {
   // Binds buffer i of the kernel to the range `buffers[i]`.
   void dispatch(const VulkanKernel& kernel, std::span<const VkDescriptorBufferInfo> buffers,
                 std::span<const uint8_t> push_constants, std::array<uint32_t, 3> grid);
+
+  // `buffer` is about to be destroyed: the kept runs that bind it are dropped (a new
+  // buffer may get its handle; they could never be replayed correctly).
+  void forget_buffer(VkBuffer buffer);
+  // Dispatches recorded and replayed since the queue was made.
+  const LaunchStats& stats() const { return stats_; }
 
   // Submits the batch being recorded, if it has commands.
   void submit();
@@ -76,6 +90,21 @@ class CommandQueue {
     bool queries_reset = false;  // at the batch's start: it may time its dispatches
     std::vector<std::string> timed;
   };
+  // A dispatch as given to dispatch() (`kernel` not null), and as a run keeps it.
+  struct DispatchArgs {
+    const VulkanKernel* kernel = nullptr;
+    std::span<const VkDescriptorBufferInfo> buffers;
+    std::span<const uint8_t> push_constants;
+    std::array<uint32_t, 3> grid = {0, 0, 0};
+  };
+  struct KeptDispatch {
+    const VulkanKernel* kernel = nullptr;
+    std::vector<VkDescriptorBufferInfo> buffers;
+    std::vector<uint8_t> push_constants;
+    std::array<uint32_t, 3> grid = {0, 0, 0};
+    DispatchArgs args() const { return {kernel, buffers, push_constants, grid}; }
+    bool operator==(const DispatchArgs& other) const;
+  };
   struct Timing {
     double period_ns = 0;
     uint64_t mask = 0;  // of the valid timestamp bits
@@ -88,12 +117,53 @@ class CommandQueue {
     std::unordered_set<VkBuffer> read, written;
   };
 
+  // A run of consecutive dispatches in a secondary command buffer, recorded with an
+  // empty hazard tracker (the barrier before a run orders everything pending).
+  struct DispatchRun {
+    VkCommandBuffer commands = VK_NULL_HANDLE;  // secondary, simultaneous use
+    std::vector<KeptDispatch> dispatches;
+    PendingAccesses accesses_after;  // the tracker after the run
+    std::vector<DescriptorPool> descriptor_pools;  // its sets, without push descriptors
+    uint64_t last_use = 0;   // the serial of the last batch that executes it
+    uint64_t last_hit = 0;   // when it was last kept or replayed, for eviction
+  };
+  // The run that the dispatches since the last other command belong to: matched against
+  // kept runs (`candidates`, which begin with the `matched` dispatches so far) until it
+  // departs from all of them, then recorded (`recording`).
+  struct OpenRun {
+    bool open = false;
+    std::vector<std::shared_ptr<DispatchRun>> candidates;
+    size_t matched = 0;
+    std::shared_ptr<DispatchRun> recording;
+    bool keep = true;  // false once a buffer it binds is forgotten
+  };
+
   Batch& recording();
   // Records the barrier that orders this command after earlier ones it conflicts with
-  // (read-after-write, write-after-read, write-after-write), then notes its accesses.
-  void order_access(VkPipelineStageFlags stage, std::span<const VkBuffer> reads,
-                    std::span<const VkBuffer> writes);
-  VkDescriptorSet allocate_descriptor_set(Batch& batch, const VulkanKernel& kernel);
+  // (read-after-write, write-after-read, write-after-write) into `commands`, then notes
+  // its accesses.
+  void order_access(VkCommandBuffer commands, VkPipelineStageFlags stage,
+                    std::span<const VkBuffer> reads, std::span<const VkBuffer> writes);
+  // A barrier from every pending access to every later command; the tracker is emptied.
+  void record_barrier(VkCommandBuffer commands);
+  // Records `args` (its barrier included) into `commands`, taking descriptor sets from
+  // `pools`; timestamps around it in `timed`'s queries when that is not null.
+  void record_dispatch(VkCommandBuffer commands, std::vector<DescriptorPool>& pools,
+                       const DispatchArgs& args, Batch* timed);
+  VkDescriptorSet allocate_descriptor_set(std::vector<DescriptorPool>& pools,
+                                          const VulkanKernel& kernel);
+  // The open run's steps: its first dispatch, a later one while matching, one while
+  // recording, and its end (at the next copy or submit).
+  void open_run(const DispatchArgs& args);
+  void match_in_run(const DispatchArgs& args);
+  void record_in_run(const DispatchArgs& args);
+  void close_run();
+  // Starts recording the open run, with the first `count` dispatches of `prefix`.
+  void start_recording_run(const DispatchRun* prefix, size_t count);
+  void keep_run(std::shared_ptr<DispatchRun> run);
+  // Frees the dropped runs that no batch in flight executes any more.
+  void destroy_dropped_runs();
+  void recycle_descriptor_pools(std::vector<DescriptorPool>& pools);
   void after_command(Batch& batch);
   void retire(Batch batch);
   void recycle(Batch batch);
@@ -108,6 +178,16 @@ class CommandQueue {
   std::vector<DescriptorPool> free_descriptor_pools_;
   PendingAccesses pending_;
   std::optional<Timing> timing_;
+  bool replay_ = false;
+  OpenRun run_;
+  std::vector<std::shared_ptr<DispatchRun>> kept_runs_;
+  std::vector<std::shared_ptr<DispatchRun>> dropped_runs_;  // freed once no batch uses them
+  uint64_t run_clock_ = 0;
+  LaunchStats stats_;
+  // Reused by record_dispatch, so that recording allocates nothing once warm.
+  std::vector<VkBuffer> handles_;
+  std::vector<VkDescriptorBufferInfo> descriptor_infos_;
+  std::vector<VkWriteDescriptorSet> descriptor_writes_;
 };
 
 }  // namespace relaxc::runtime

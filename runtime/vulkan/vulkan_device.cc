@@ -23,8 +23,8 @@ namespace {
 
 class VulkanDeviceImpl final : public VulkanDevice {
  public:
-  explicit VulkanDeviceImpl(std::unique_ptr<VulkanContext> context)
-      : context_(std::move(context)), staging_(*context_), commands_(*context_) {}
+  VulkanDeviceImpl(std::unique_ptr<VulkanContext> context, bool replay)
+      : context_(std::move(context)), staging_(*context_), commands_(*context_, replay) {}
 
   ~VulkanDeviceImpl() override {
     // Nothing may be destroyed while the device uses it; a lost device cannot be
@@ -52,6 +52,7 @@ class VulkanDeviceImpl final : public VulkanDevice {
   void release(DeviceBuffer buffer) override {
     std::lock_guard<std::mutex> lock(mutex_);
     BufferEntry entry = buffers_.remove(buffer);
+    if (entry.buffer.handle() != VK_NULL_HANDLE) commands_.forget_buffer(entry.buffer.handle());
     commands_.poll();
     if (entry.last_use > commands_.completed_serial()) {
       pending_releases_.push_back(std::move(entry));
@@ -129,9 +130,9 @@ class VulkanDeviceImpl final : public VulkanDevice {
     std::lock_guard<std::mutex> lock(mutex_);
     const VulkanKernel& kernel = kernels_.get(kernel_id);
     check_launch(kernel.abi(), limits(), grid_size, buffers.size(), scalars);
-    std::vector<uint8_t> push_constants = kernel.pack_scalars(scalars);
-    std::vector<VkDescriptorBufferInfo> ranges;
-    std::vector<BufferEntry*> entries;
+    kernel.pack_scalars(scalars, push_constants_);
+    ranges_.clear();
+    entries_.clear();
     for (size_t i = 0; i < buffers.size(); ++i) {
       auto [entry, at] = buffers_.argument(kernel.name(), i, buffers[i]);
       // Vulkan binds buffers through descriptors, which have bounds of their own.
@@ -151,12 +152,17 @@ class VulkanDeviceImpl final : public VulkanDevice {
                         << at << " of its allocation, not a multiple of the device's "
                         << "minStorageBufferOffsetAlignment (" << alignment << ")";
       }
-      ranges.push_back(VkDescriptorBufferInfo{entry.buffer.handle(), at, buffers[i].bytes});
-      entries.push_back(&entry);
+      ranges_.push_back(VkDescriptorBufferInfo{entry.buffer.handle(), at, buffers[i].bytes});
+      entries_.push_back(&entry);
     }
     if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;
-    for (BufferEntry* entry : entries) entry->last_use = commands_.recording_serial();
-    commands_.dispatch(kernel, ranges, push_constants, grid_size);
+    for (BufferEntry* entry : entries_) entry->last_use = commands_.recording_serial();
+    commands_.dispatch(kernel, ranges_, push_constants_, grid_size);
+  }
+
+  LaunchStats launch_stats() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return commands_.stats();
   }
 
   void synchronize() override {
@@ -217,6 +223,10 @@ class VulkanDeviceImpl final : public VulkanDevice {
   std::vector<BufferEntry> pending_releases_;
   KernelCache kernels_;
   CommandQueue commands_;
+  // launch()'s vectors, reused so that a launch allocates nothing once warm.
+  std::vector<uint8_t> push_constants_;
+  std::vector<VkDescriptorBufferInfo> ranges_;
+  std::vector<BufferEntry*> entries_;
 };
 
 bool env_flag(const char* name) {
@@ -254,7 +264,9 @@ std::unique_ptr<VulkanDevice> open_vulkan_device(const VulkanOptions& options) {
   size_t index = choose_physical_device(devices, request, origin);
   std::unique_ptr<VulkanContext> context = VulkanContext::create(
       std::move(instance), std::move(devices[index]), options.push_descriptors);
-  return std::make_unique<VulkanDeviceImpl>(std::move(context));
+  const char* replay_env = std::getenv("RELAXC_VULKAN_REPLAY");
+  bool replay = options.replay && !(replay_env != nullptr && std::strcmp(replay_env, "0") == 0);
+  return std::make_unique<VulkanDeviceImpl>(std::move(context), replay);
 }
 
 }  // namespace relaxc::runtime

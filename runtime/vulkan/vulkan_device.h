@@ -20,6 +20,10 @@ struct VulkanOptions {
   // Binds kernel buffers with VK_KHR_push_descriptor where the device has it; false
   // binds descriptor sets from pools instead (the path of devices without it).
   bool push_descriptors = true;
+  // Keeps runs of dispatches recorded and replays a run that repeats (see
+  // vulkan_commands.h); false records every dispatch anew, as does the environment
+  // variable RELAXC_VULKAN_REPLAY=0.
+  bool replay = true;
 };
 
 // The physical devices the loader reports, with their limits.

@@ -72,6 +72,7 @@ namespace relaxc::runtime {
   X(vkCmdBindDescriptorSets)              \
   X(vkCmdPushConstants)                   \
   X(vkCmdDispatch)                        \
+  X(vkCmdExecuteCommands)                 \
   X(vkCmdCopyBuffer)                      \
   X(vkCmdPipelineBarrier)                 \
   X(vkCreateQueryPool)                    \

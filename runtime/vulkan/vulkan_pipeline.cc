@@ -168,8 +168,9 @@ void VulkanKernel::destroy() {
   module_ = VK_NULL_HANDLE;
 }
 
-std::vector<uint8_t> VulkanKernel::pack_scalars(std::span<const int64_t> scalars) const {
-  std::vector<uint8_t> bytes(push_constant_bytes_, 0);
+void VulkanKernel::pack_scalars(std::span<const int64_t> scalars,
+                                std::vector<uint8_t>& bytes) const {
+  bytes.assign(push_constant_bytes_, 0);
   for (size_t i = 0; i < scalars.size(); ++i) {
     if (abi_.scalars[i] == ScalarType::Int64) {
       std::memcpy(bytes.data() + scalar_offsets_[i], &scalars[i], 8);
@@ -178,7 +179,6 @@ std::vector<uint8_t> VulkanKernel::pack_scalars(std::span<const int64_t> scalars
     int32_t value = static_cast<int32_t>(scalars[i]);
     std::memcpy(bytes.data() + scalar_offsets_[i], &value, 4);
   }
-  return bytes;
 }
 
 KernelId KernelCache::load(const VulkanContext& context, const KernelBinary& binary) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -37,9 +38,9 @@ class VulkanKernel {
   VkDescriptorSetLayout set_layout() const { return set_layout_; }
   uint32_t push_constant_bytes() const { return push_constant_bytes_; }
 
-  // The scalars, checked against abi() (check_launch), in the push-constant layout of
-  // the ABI: int32 at 4-byte, int64 at 8-byte aligned offsets, in order.
-  std::vector<uint8_t> pack_scalars(std::span<const int64_t> scalars) const;
+  // The scalars, checked against abi() (check_launch), into `bytes` in the push-constant
+  // layout of the ABI: int32 at 4-byte, int64 at 8-byte aligned offsets, in order.
+  void pack_scalars(std::span<const int64_t> scalars, std::vector<uint8_t>& bytes) const;
 
  private:
   VulkanKernel() = default;
@@ -61,11 +62,12 @@ class VulkanKernel {
 class KernelCache {
  public:
   KernelId load(const VulkanContext& context, const KernelBinary& binary);
-  // RuntimeError for an id that load did not return.
+  // RuntimeError for an id that load did not return. The kernel stays where it is for
+  // the cache's life (kept runs of dispatches point to it).
   const VulkanKernel& get(KernelId id) const;
 
  private:
-  std::vector<VulkanKernel> kernels_;
+  std::deque<VulkanKernel> kernels_;
   std::unordered_map<std::string, KernelId> ids_;
 };
 

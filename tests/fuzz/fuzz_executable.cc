@@ -95,6 +95,7 @@ class CheckingHostDevice : public Device {
     for (const DeviceBuffer& buffer : buffers) (void)memory(buffer);
   }
   void synchronize() override {}
+  LaunchStats launch_stats() const override { return {}; }
 
  private:
   // A buffer the VM passes must be live: anything else is a bug in the VM.

@@ -367,6 +367,57 @@ TEST_P(DeviceConformanceTest, ManyLaunchesBatchedThenOneDownload) {
   device_->release(dacc);
 }
 
+// The same launches again, as a VM's second call of a function makes them, with new
+// input data, then with another scalar, another output buffer and a shorter sequence:
+// every result is the CPU's, and every launch is counted, recorded or replayed (Vulkan
+// replays a repeated run of dispatches; vulkan_device_test.cc counts which).
+TEST_P(DeviceConformanceTest, RepeatedLaunchSequencesComputeFreshResults) {
+  KernelId add = load_vector_add();
+  const int64_t n = 2000;
+  DeviceBuffer da = device_->allocate(n * 4), db = device_->allocate(n * 4);
+  DeviceBuffer dc = device_->allocate(n * 4), dd = device_->allocate(n * 4);
+  DeviceBuffer other = device_->allocate(n * 4);
+  LaunchStats before = device_->launch_stats();
+  uint64_t launches = 0;
+  // c = a + b; d = c + a; c = d + b (rewriting c after d read it): d = 2a + b, c = 2a + 2b.
+  auto run = [&](int round, int64_t count, DeviceBuffer out, bool third) {
+    std::vector<float> a(n), b(n);
+    for (int64_t i = 0; i < n; ++i) {
+      a[i] = static_cast<float>((i + round) % 11);
+      b[i] = static_cast<float>(round * 3 - i % 5);
+    }
+    device_->upload(da, 0, a.data(), n * 4);
+    device_->upload(db, 0, b.data(), n * 4);
+    std::vector<int64_t> scalars = {count};
+    std::array<uint32_t, 3> grid = {blocks_for(count, 64), 1, 1};
+    std::vector<DeviceBuffer> first = {da, db, dc}, second = {dc, da, out}, rewrite = {out, db, dc};
+    device_->launch(add, grid, first, scalars);
+    device_->launch(add, grid, second, scalars);
+    launches += 2;
+    if (third) {
+      device_->launch(add, grid, rewrite, scalars);
+      launches += 1;
+    }
+    std::vector<float> out_values = download_vector<float>(*device_, out, count);
+    std::vector<float> c_values = download_vector<float>(*device_, dc, count);
+    for (int64_t i = 0; i < count; ++i) {
+      float d = 2 * a[i] + b[i];
+      ASSERT_EQ(out_values[i], d) << "round " << round << ", element " << i;
+      ASSERT_EQ(c_values[i], third ? d + b[i] : a[i] + b[i]) << "round " << round << ", element "
+                                                           << i;
+    }
+  };
+  for (int round = 0; round < 4; ++round) run(round, n, dd, true);
+  run(4, n - 100, dd, true);  // another scalar and grid
+  run(5, n, other, true);     // another output buffer
+  run(6, n, dd, false);       // the sequence's beginning only
+  run(7, n, dd, false);
+  run(8, n, dd, true);
+  LaunchStats after = device_->launch_stats();
+  EXPECT_EQ((after.recorded - before.recorded) + (after.replayed - before.replayed), launches);
+  for (DeviceBuffer buffer : {da, db, dc, dd, other}) device_->release(buffer);
+}
+
 // Kernel timing (relaxc bench): each launch made while it is on is timed under its
 // kernel's name, in launch order, across batches (Vulkan submits 256 commands per
 // batch); launches before and after are not, and taking the timings empties them.

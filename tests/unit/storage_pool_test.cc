@@ -64,6 +64,7 @@ class FakeDevice : public runtime::Device {
   void launch(runtime::KernelId, std::array<uint32_t, 3>, std::span<const DeviceBuffer>,
               std::span<const int64_t>) override {}
   void synchronize() override {}
+  runtime::LaunchStats launch_stats() const override { return {}; }
 
   size_t live() const { return memory_.size(); }
   int allocations = 0, releases = 0;

@@ -1,6 +1,7 @@
 // Tests of what is particular to the Vulkan device, on whatever device the loader offers
 // (lavapipe here and in CI), with the validation layer on: device choice and limits,
-// validation messages, SPIR-V load errors, empty buffer arguments. What every device
+// validation messages, SPIR-V load errors, empty buffer arguments, the replay of
+// repeated runs of dispatches. What every device
 // does is tested in device_conformance_test.cc. Every test ends asserting that the
 // validation layer reported nothing.
 #include "runtime/vulkan/vulkan_device.h"
@@ -12,8 +13,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "runtime/vulkan/vulkan_commands.h"
 #include "tests/support/device_harness.h"
 #include "tests/support/errors.h"
 #include "tests/support/hand_written_kernels.h"
@@ -268,6 +271,148 @@ TEST_P(VulkanDeviceTest, DamagedSpirvIsRefusedWithItsReason) {
   // The device still loads and runs a good kernel.
   KernelId add = device_->load_kernel(vector_add_kernel());
   EXPECT_EQ(run_vector_add(*device_, add, {1.0f}, {2.0f}), std::vector<float>{3.0f});
+}
+
+// Replay (vulkan_commands.h): a run of dispatches (ended by a copy or a submit) that
+// repeats a kept run, dispatch for dispatch, executes that run again; anything else is
+// recorded, and kept for next time.
+class VulkanReplayTest : public VulkanDeviceTest {
+ protected:
+  struct Launch {
+    std::vector<DeviceBuffer> buffers;  // a, b, c of vector_add
+    int64_t n = 0;
+  };
+
+  void SetUp() override {
+    VulkanDeviceTest::SetUp();
+    if (device_ == nullptr) return;
+    add_ = device_->load_kernel(vector_add_kernel());
+    a_ = upload(std::vector<float>(kN, 1.0f));
+    b_ = upload(std::vector<float>(kN, 10.0f));
+    c_ = device_->allocate(kN * 4);
+    d_ = device_->allocate(kN * 4);
+  }
+  void TearDown() override {
+    for (DeviceBuffer buffer : {a_, b_, c_, d_}) {
+      if (buffer.id != 0) device_->release(buffer);
+    }
+    VulkanDeviceTest::TearDown();
+  }
+
+  DeviceBuffer upload(const std::vector<float>& values) {
+    DeviceBuffer buffer = device_->allocate(values.size() * 4);
+    device_->upload(buffer, 0, values.data(), values.size() * 4);
+    return buffer;
+  }
+  // The launches, then a download of c (which ends the run): the launches recorded and
+  // replayed meanwhile, and c.
+  std::pair<LaunchStats, std::vector<float>> run(const std::vector<Launch>& launches) {
+    LaunchStats before = device_->launch_stats();
+    for (const Launch& launch : launches) {
+      std::vector<int64_t> scalars = {launch.n};
+      device_->launch(add_, {static_cast<uint32_t>((launch.n + 63) / 64), 1, 1}, launch.buffers,
+                      scalars);
+    }
+    std::vector<float> c(kN);
+    device_->download(c.data(), c_, 0, kN * 4);
+    LaunchStats after = device_->launch_stats();
+    return {{after.recorded - before.recorded, after.replayed - before.replayed}, c};
+  }
+  // c = a + b; d = c + a; c = d + b: c = 2a + 2b = 22 everywhere.
+  std::vector<Launch> chain(int64_t second_n = kN) {
+    return {{{a_, b_, c_}, kN}, {{c_, a_, d_}, second_n}, {{d_, b_, c_}, kN}};
+  }
+
+  static constexpr int64_t kN = 1000;
+  KernelId add_ = 0;
+  DeviceBuffer a_, b_, c_, d_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Binding, VulkanReplayTest, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? std::string("PushDescriptors")
+                                             : std::string("DescriptorPools");
+                         });
+
+::testing::AssertionResult counts(const LaunchStats& stats, uint64_t recorded, uint64_t replayed) {
+  if (stats.recorded == recorded && stats.replayed == replayed) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << stats.recorded << " recorded and " << stats.replayed
+                                       << " replayed; expected " << recorded << " and "
+                                       << replayed;
+}
+
+TEST_P(VulkanReplayTest, ARepeatedRunIsReplayedAndAnyOtherRecorded) {
+  const std::vector<float> expected(kN, 22.0f);
+  auto [first, c1] = run(chain());
+  EXPECT_TRUE(counts(first, 3, 0));
+  EXPECT_EQ(c1, expected);
+  auto [again, c2] = run(chain());
+  EXPECT_TRUE(counts(again, 0, 3));
+  EXPECT_EQ(c2, expected);
+  // The second launch's scalar differs: the first is recorded after all, with the rest.
+  // d = c + a over its first 999 elements only; d's last one is still 12 from before.
+  auto [other_scalar, c3] = run(chain(kN - 1));
+  EXPECT_TRUE(counts(other_scalar, 3, 0));
+  EXPECT_EQ(c3, expected);
+  EXPECT_TRUE(counts(run(chain(kN - 1)).first, 0, 3));
+  // Ending inside the kept runs: a run of its own.
+  std::vector<Launch> two = {chain()[0], chain()[1]};
+  EXPECT_TRUE(counts(run(two).first, 2, 0));
+  EXPECT_TRUE(counts(run(two).first, 0, 2));
+  EXPECT_TRUE(counts(run(chain()).first, 0, 3));
+  // Another output buffer (c and d swapped in the last launch).
+  std::vector<Launch> swapped = chain();
+  swapped[2].buffers = {c_, b_, d_};
+  EXPECT_TRUE(counts(run(swapped).first, 3, 0));
+  auto [last, c4] = run(chain());
+  EXPECT_TRUE(counts(last, 0, 3));
+  EXPECT_EQ(c4, expected);
+}
+
+TEST_P(VulkanReplayTest, AReleasedBufferDropsTheRunsThatBindIt) {
+  EXPECT_TRUE(counts(run(chain()).first, 3, 0));
+  EXPECT_TRUE(counts(run(chain()).first, 0, 3));
+  // A new d, which may get the old one's handle: the chain is recorded anew.
+  device_->release(d_);
+  d_ = device_->allocate(kN * 4);
+  auto [stats, c] = run(chain());
+  EXPECT_TRUE(counts(stats, 3, 0));
+  EXPECT_EQ(c, std::vector<float>(kN, 22.0f));
+  EXPECT_TRUE(counts(run(chain()).first, 0, 3));
+}
+
+TEST_P(VulkanReplayTest, TheLeastRecentlyUsedRunIsDroppedPastTheLimit) {
+  const int64_t kept = static_cast<int64_t>(CommandQueue::kMaxKeptRuns);
+  auto single = [&](int64_t n) { return std::vector<Launch>{{{a_, b_, c_}, n}}; };
+  for (int64_t n = 1; n <= kept + 1; ++n) EXPECT_TRUE(counts(run(single(n)).first, 1, 0));
+  EXPECT_TRUE(counts(run(single(kept + 1)).first, 0, 1));
+  EXPECT_TRUE(counts(run(single(1)).first, 1, 0)) << "the run of n = 1 was the oldest";
+  EXPECT_TRUE(counts(run(single(3)).first, 0, 1));
+}
+
+TEST(VulkanReplayOffTest, EveryDispatchIsRecordedWithReplayOff) {
+  std::string reason = vulkan_unavailable_reason();
+  if (!reason.empty()) GTEST_SKIP() << "no Vulkan device: " << reason;
+  VulkanOptions off;
+  off.validation = true;
+  off.replay = false;
+  std::unique_ptr<VulkanDevice> by_option = open_vulkan_device(off);
+  ScopedEnv env("RELAXC_VULKAN_REPLAY", "0");
+  VulkanOptions on;
+  on.validation = true;
+  std::unique_ptr<VulkanDevice> by_environment = open_vulkan_device(on);
+  for (VulkanDevice* device : {by_option.get(), by_environment.get()}) {
+    KernelId add = device->load_kernel(vector_add_kernel());
+    for (int call = 0; call < 3; ++call) {
+      EXPECT_EQ(run_vector_add(*device, add, {1, 2}, {3, 4}), (std::vector<float>{4, 6}));
+    }
+    LaunchStats stats = device->launch_stats();
+    EXPECT_EQ(stats.recorded, 3u);
+    EXPECT_EQ(stats.replayed, 0u);
+    expect_no_validation_messages(*device);
+  }
 }
 
 }  // namespace

@@ -12,11 +12,17 @@
 # TEXT-NEXT: main: 5 calls measured
 # TEXT-NEXT: latency per call: min {{[0-9.]+}} us, median {{[0-9.]+}} us, p90 {{[0-9.]+}} us
 # TEXT-NEXT: host time per call: {{[0-9.]+}} us (median)
+# TEXT-NEXT: launches per call: 1 (1 replayed)
 # TEXT-NEXT: peak device memory: 12288 bytes in use ({{[0-9]+}} bytes reserved)
 # TEXT-NEXT: device time per kernel (mean per call):
 # TEXT-NEXT: fused_add_mul_kernel {{ *[0-9.]+}} us (1 launch)
 # RUN: python3 %S/Inputs/check_bench_json.py %t/add_mul.json 5 12288 fused_add_mul_kernel | FileCheck %s --check-prefix=JSON
 # JSON: ok: 2 entries
+#
+# The warm-up call recorded the kernel's dispatch, and each measured call replayed it;
+# with replay off, each call records it.
+# RUN: env RELAXC_VULKAN_REPLAY=0 %relaxc bench %S/Inputs/bench_add_mul.py --device vulkan --input %t/images.npy --input %t/images.npy --warmup 1 --repeat 2 | FileCheck %s --check-prefix=NO-REPLAY
+# NO-REPLAY: launches per call: 1 (0 replayed)
 #
 # The MLP example, its JSON on standard output: its one kernel, launched once.
 # RUN: %relaxc bench %S/../../../examples/mlp.py --input %t/images.npy --input %t/w.npy --input %t/b.npy --warmup 0 --repeat 3 --json - > %t/mlp.json

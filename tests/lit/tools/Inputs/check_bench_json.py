@@ -1,8 +1,9 @@
 """Checks relaxc bench's JSON: check_bench_json.py FILE REPEAT PEAK KERNEL...
 
 The first entry is the function's, with `iterations` == REPEAT, the Google Benchmark
-fields, min <= median <= p90, a positive host time, and peak_device_bytes == PEAK ('-':
-any positive number) <= reserved_device_bytes; then one entry per KERNEL, in order,
+fields, min <= median <= p90, a positive host time, one launch per KERNEL (some of them
+replayed, perhaps), and peak_device_bytes == PEAK ('-': any positive number) <=
+reserved_device_bytes; then one entry per KERNEL, in order,
 named main/KERNEL, launched once per call, with a positive device time. Prints
 'ok: N entries' or the first thing wrong (exit status 1).
 """
@@ -23,6 +24,8 @@ def main(path, repeat, peak, *kernels):
     else:
         assert fn["peak_device_bytes"] == int(peak), fn
     assert fn["reserved_device_bytes"] >= fn["peak_device_bytes"], fn
+    assert fn["launches_per_call"] == len(kernels), fn
+    assert 0 <= fn["replayed_launches_per_call"] <= fn["launches_per_call"], fn
     assert [e["name"] for e in entries[1:]] == ["main/" + k for k in kernels], entries
     for e in entries[1:]:
         assert e["iterations"] == int(repeat) and e["time_unit"] == "us", e
