@@ -187,8 +187,7 @@ Results measure(runtime::vm::VirtualMachine& vm, runtime::Device& device, const 
     return static_cast<double>(count) / static_cast<double>(cl.repeat);
   };
   r.replayed_per_call = per_call(after.replayed - before.replayed);
-  r.launches_per_call =
-      per_call(after.recorded - before.recorded) + r.replayed_per_call;
+  r.launches_per_call = per_call(after.recorded - before.recorded) + r.replayed_per_call;
   std::sort(latency.begin(), latency.end());
   std::sort(host.begin(), host.end());
   r.min_us = latency.front();

@@ -70,16 +70,26 @@ class FunctionCodegen {
       entry.param_names.push_back(param->name);
       vars_[param.get()] = Arg{Arg::Kind::Register, new_register()};
     }
+    location_ = func->span.location();
     Arg result = visit(func->body);
     emit_ret(result);
     entry.num_registers = num_registers_;
     entry.code = std::move(code_);
     entry.memory_plan = memory_plan(func);
+    entry.sources = std::move(sources_);
     return entry;
   }
 
  private:
   int64_t new_register() { return num_registers_++; }
+
+  // Appends `in`, starting a source range where the location changes.
+  void append(Instruction in) {
+    if (sources_.empty() ? !location_.empty() : sources_.back().location != location_) {
+      sources_.push_back({static_cast<int64_t>(code_.size()), location_});
+    }
+    code_.push_back(std::move(in));
+  }
 
   // The lines static-plan-block-memory left in the attribute "relaxc.memory_plan".
   std::vector<std::string> memory_plan(const relax::Function& func) const {
@@ -107,7 +117,7 @@ class FunctionCodegen {
     call.dst = dst >= 0 ? dst : new_register();
     call.func = func;
     call.args = std::move(args);
-    code_.push_back(std::move(call));
+    append(std::move(call));
     return reg(code_.back().dst);
   }
 
@@ -125,7 +135,7 @@ class FunctionCodegen {
     Instruction ret;
     ret.opcode = Opcode::Ret;
     ret.reg = in_register(result);
-    code_.push_back(std::move(ret));
+    append(std::move(ret));
   }
 
   // The user-facing place of an error: the function and the binding being compiled.
@@ -200,6 +210,9 @@ class FunctionCodegen {
     for (const relax::BindingBlock& block : s.blocks) {
       for (const relax::Binding& b : block->bindings) {
         binding_ = b->var->name;
+        std::string outer = location_;
+        Span span = b->span.defined() ? b->span : b->value->span;
+        if (span.defined()) location_ = span.location();
         if (b.is<relax::MatchCastNode>()) {
           user_error(b->span) << where()
                               << ": R.match_cast is not in VM form (vm-shape-lower turns it "
@@ -207,6 +220,7 @@ class FunctionCodegen {
         }
         vars_[b->var.get()] = visit(b->value);
         binding_.clear();
+        location_ = outer;
       }
     }
     return visit(s.body);
@@ -326,13 +340,13 @@ class FunctionCodegen {
     Instruction branch;
     branch.opcode = Opcode::If;
     branch.reg = cond;
-    code_.push_back(std::move(branch));
+    append(std::move(branch));
     std::string binding = binding_;
     emit_builtin(builtin::kCopy, {visit(node.true_branch)}, result);
     size_t goto_pc = code_.size();
     Instruction jump;
     jump.opcode = Opcode::Goto;
-    code_.push_back(std::move(jump));
+    append(std::move(jump));
     code_[if_pc].offset = static_cast<int64_t>(code_.size() - if_pc);
     binding_ = binding;
     emit_builtin(builtin::kCopy, {visit(node.false_branch)}, result);
@@ -345,6 +359,8 @@ class FunctionCodegen {
   ExecutableTables& tables_;
   std::unordered_map<const relax::VarNode*, Arg> vars_;
   std::vector<Instruction> code_;
+  std::vector<runtime::vm::SourceRange> sources_;
+  std::string location_;  // of the binding being compiled, else of the function
   int64_t num_registers_ = 0;
   std::string binding_;  // the variable of the binding being compiled, for messages
   int depth_ = 0;

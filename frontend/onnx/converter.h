@@ -90,6 +90,9 @@ class NodeContext {
   // its attributes and returns the bound variable; a shape or dtype error of the
   // operator is reported as an error of this node.
   virtual relax::BlockBuilder& builder() = 0;
+  // The node's place, for the bindings made for it (the VM names it in run-time errors):
+  // a line of the model's file of node labels (SourceFile::labels).
+  virtual Span span() const = 0;
   virtual relax::Expr emit_op(const std::string& op_name, std::vector<relax::Expr> args,
                               relax::Attrs attrs = {},
                               std::vector<relax::StructInfo> sinfo_args = {}) = 0;

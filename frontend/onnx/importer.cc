@@ -4,6 +4,7 @@
 // converter emits into one dataflow block; the graph's outputs are the result.
 #include "frontend/onnx/importer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <exception>
 #include <functional>
@@ -86,8 +87,8 @@ class GraphImporter;
 class ImportNodeContext final : public NodeContext {
  public:
   ImportNodeContext(GraphImporter& importer, const onnx::NodeProto& node, int64_t opset,
-                    std::string label)
-      : NodeContext(node, opset), importer_(importer), label_(std::move(label)) {}
+                    std::string label, Span span)
+      : NodeContext(node, opset), importer_(importer), label_(std::move(label)), span_(span) {}
 
   size_t num_inputs() const override { return static_cast<size_t>(node().input_size()); }
   bool has_input(size_t i) const override {
@@ -108,6 +109,7 @@ class ImportNodeContext final : public NodeContext {
   HostTensor attr_tensor(const std::string& name) const override;
 
   relax::BlockBuilder& builder() override;
+  Span span() const override { return span_; }
   Expr emit_op(const std::string& op_name, std::vector<Expr> args, relax::Attrs attrs,
                std::vector<relax::StructInfo> sinfo_args) override;
   Value constant_value(HostTensor tensor) override {
@@ -142,6 +144,7 @@ class ImportNodeContext final : public NodeContext {
 
   GraphImporter& importer_;
   std::string label_;  // "node 'conv1' (Conv, opset 13)", "(Relu, opset 7 updated from 6)"
+  Span span_;
 };
 
 class GraphImporter {
@@ -169,6 +172,10 @@ class GraphImporter {
   relax::StructInfo input_struct_info(const onnx::ValueInfoProto& input);
   void import_initializers();
   void import_node(const onnx::NodeProto& node, size_t index);
+  // "node 'conv1'", or "node #4" for a node without a name.
+  static std::string node_name(const onnx::NodeProto& node, size_t index);
+  // "node 'conv1' (Conv, opset 13)", "node #4 (Relu, opset 7 updated from 6)".
+  std::string node_label(const onnx::NodeProto& node, size_t index) const;
   // A graph output's declared element type, rank and constant dims against what the
   // converters computed: a difference is a converter's mistake or a wrong model.
   void check_declared_type(const onnx::ValueInfoProto& output,
@@ -179,6 +186,8 @@ class GraphImporter {
   int64_t opset_;
   int64_t model_opset_;
   relax::BlockBuilder builder_;
+  // The model's nodes' labels, line k + 1 for node k: the file of their spans.
+  const SourceFile* node_labels_ = nullptr;
   std::map<std::string, Value> values_;         // by ONNX value name
   std::map<std::string, tir::Var> dim_params_;  // by dim_param
   std::set<std::string> dim_names_;             // of every shape variable made
@@ -291,8 +300,9 @@ Expr ImportNodeContext::emit_op(const std::string& op_name, std::vector<Expr> ar
   // Bindings are named after the node's first output (the printer makes them unique).
   std::string hint = node().output_size() > 0 ? identifier(node().output(0)) : "v";
   try {
-    Expr call = bb.call_op(op_name, std::move(args), std::move(sinfo_args), std::move(attrs));
-    return bb.emit(call, hint, relax::VarKind::DataflowVar);
+    Expr call =
+        bb.call_op(op_name, std::move(args), std::move(sinfo_args), std::move(attrs), span_);
+    return bb.emit(call, hint, relax::VarKind::DataflowVar, {}, span_);
   } catch (const ImportError&) {
     throw;
   } catch (const UserError& e) {
@@ -404,18 +414,25 @@ void GraphImporter::check_declared_type(const onnx::ValueInfoProto& output,
   }
 }
 
+std::string GraphImporter::node_name(const onnx::NodeProto& node, size_t index) {
+  return node.name().empty() ? "node #" + std::to_string(index) : "node '" + node.name() + "'";
+}
+
+std::string GraphImporter::node_label(const onnx::NodeProto& node, size_t index) const {
+  return node_name(node, index) + " (" + node.op_type() + ", opset " + std::to_string(opset_) +
+         (model_opset_ != opset_ ? " updated from " + std::to_string(model_opset_) : "") + ")";
+}
+
 void GraphImporter::import_node(const onnx::NodeProto& node, size_t index) {
-  std::string label =
-      (node.name().empty() ? "node #" + std::to_string(index) : "node '" + node.name() + "'") +
-      " (" + node.op_type();
   if (!is_default_domain(node.domain())) {
-    fail(label + ", domain '" + node.domain() + "'): unsupported: operators of domain '" +
-         node.domain() + "'; relaxc imports the default ONNX domain only");
+    fail(node_name(node, index) + " (" + node.op_type() + ", domain '" + node.domain() +
+         "'): unsupported: operators of domain '" + node.domain() +
+         "'; relaxc imports the default ONNX domain only");
   }
-  label += ", opset " + std::to_string(opset_) +
-           (model_opset_ != opset_ ? " updated from " + std::to_string(model_opset_) : "") + ")";
+  std::string label = node_label(node, index);
   const Converter* convert = converter_table().find(node.op_type(), opset_);
-  ImportNodeContext ctx(*this, node, opset_, label);
+  ImportNodeContext ctx(*this, node, opset_, label,
+                        Span{node_labels_, static_cast<uint32_t>(index + 1), 1});
   std::vector<Value> outputs;
   try {
     // What the graph computes on shapes (Shape, Gather, Concat, arithmetic, ...) is
@@ -446,6 +463,14 @@ IRModule GraphImporter::run() {
   std::vector<relax::Var> params = import_inputs();
   import_initializers();
   if (graph_.output_size() == 0) fail("the graph has no outputs");
+  std::string labels;
+  for (int i = 0; i < graph_.node_size(); ++i) {
+    std::string label = node_label(graph_.node(i), static_cast<size_t>(i));
+    std::replace_if(
+        label.begin(), label.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    labels += label + "\n";
+  }
+  node_labels_ = SourceFile::add(name_, std::move(labels), /*labels=*/true);
   builder_.begin_scope(params);
   builder_.begin_block(/*dataflow=*/true);
   for (int i = 0; i < graph_.node_size(); ++i) import_node(graph_.node(i), static_cast<size_t>(i));

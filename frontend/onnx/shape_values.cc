@@ -495,7 +495,7 @@ std::vector<PrimExpr> run_time_dims(NodeContext& ctx, const relax::Expr& tensor,
   }
   relax::Expr shape = ctx.emit_op("relax.tensor_to_shape", {tensor});
   ctx.builder().emit_match_cast(shape, relax::shape_sinfo(out), "shape",
-                                relax::VarKind::DataflowVar);
+                                relax::VarKind::DataflowVar, ctx.span());
   return out;
 }
 

@@ -30,12 +30,13 @@ SourceFileScope::SourceFileScope() : outer_(current_scope) { current_scope = thi
 
 SourceFileScope::~SourceFileScope() { current_scope = outer_; }
 
-const SourceFile* SourceFile::add(std::string name, std::string text) {
+const SourceFile* SourceFile::add(std::string name, std::string text, bool labels) {
   static std::mutex mu;
   static std::deque<SourceFile> files;
   SourceFile file;
   file.name = std::move(name);
   file.text = std::move(text);
+  file.labels = labels;
   file.line_starts.push_back(0);
   for (size_t i = 0; i < file.text.size(); ++i) {
     if (file.text[i] == '\n') file.line_starts.push_back(i + 1);
@@ -49,11 +50,15 @@ const SourceFile* SourceFile::add(std::string name, std::string text) {
   return &files.back();
 }
 
+std::string Span::location() const {
+  if (!defined()) return "";
+  if (file->labels) return file->name + ", " + std::string(file->line(line));
+  return file->name + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
 std::string Diagnostic::render() const {
   std::string out;
-  if (span.defined()) {
-    out += span.file->name + ":" + std::to_string(span.line) + ":" + std::to_string(span.col) + ": ";
-  }
+  if (span.defined()) out += span.location() + ": ";
   switch (severity) {
     case Severity::Error: out += "error: "; break;
     case Severity::Warning: out += "warning: "; break;
@@ -61,7 +66,7 @@ std::string Diagnostic::render() const {
   }
   out += message;
   out += "\n";
-  if (span.defined()) {
+  if (span.defined() && !span.file->labels) {
     std::string_view text = span.file->line(span.line);
     if (!text.empty()) {
       out += text;

@@ -17,11 +17,15 @@ struct SourceFile {
   std::string name;
   std::string text;
   std::vector<size_t> line_starts;  // offset of the first character of each line
+  // Each line labels a part of a file that is not text (an ONNX model: line k names
+  // its k-th node, "node 'split' (Split, opset 13)"): spans show the label, not a
+  // line and column.
+  bool labels = false;
 
   // The text of 1-based `line`, without its newline; empty if out of range.
   std::string_view line(uint32_t line) const;
   // Registers a source text and returns its stable address.
-  static const SourceFile* add(std::string name, std::string text);
+  static const SourceFile* add(std::string name, std::string text, bool labels = false);
 };
 
 // A position in a source file (1-based line and column); default is "no location".
@@ -31,6 +35,9 @@ struct Span {
   uint32_t col = 0;
 
   bool defined() const { return file != nullptr && line != 0; }
+  // "model.py:12:9", or "model.onnx, node 'split' (Split, opset 13)" in a file of
+  // labels; empty when not defined.
+  std::string location() const;
 };
 
 enum class Severity { Error, Warning, Note };

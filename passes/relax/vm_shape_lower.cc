@@ -60,11 +60,7 @@ const DataType kInt64 = DataType::Int(64);
 Expr prim(int64_t value) { return make_prim_value(tir::int_imm(kInt64, value)); }
 
 // " (file:line:col)", or nothing where the span is unknown.
-std::string location(Span span) {
-  if (!span.defined()) return "";
-  return " (" + span.file->name + ":" + std::to_string(span.line) + ":" + std::to_string(span.col) +
-         ")";
-}
+std::string location(Span span) { return span.defined() ? " (" + span.location() + ")" : ""; }
 
 bool uses_any_shape_var(const PrimExpr& e) {
   return tir::uses_var_if(e, [](const tir::VarNode*) { return true; });

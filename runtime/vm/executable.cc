@@ -118,9 +118,11 @@ class Validator {
       default:
         fail(where, "unknown function kind " + std::to_string(static_cast<int>(f.kind)));
     }
-    if (f.kind != FunctionKind::Bytecode && (!f.code.empty() || !f.param_names.empty() ||
-                                             f.num_registers != 0 || !f.memory_plan.empty())) {
-      fail(where, "only a bytecode function has code, parameters, registers or a memory plan");
+    if (f.kind != FunctionKind::Bytecode &&
+        (!f.code.empty() || !f.param_names.empty() || f.num_registers != 0 ||
+         !f.memory_plan.empty() || !f.sources.empty())) {
+      fail(where,
+           "only a bytecode function has code, parameters, registers, a memory plan or sources");
     }
   }
 
@@ -138,6 +140,16 @@ class Validator {
     if (f.code.empty()) fail(where, "has no code");
     for (size_t pc = 0; pc < f.code.size(); ++pc) check_instruction(i, pc);
     check_shape_heaps(i);
+    for (size_t k = 0; k < f.sources.size(); ++k) {
+      // Ranges start at increasing instructions of the code.
+      int64_t first = f.sources[k].first_instruction;
+      int64_t lowest = k == 0 ? 0 : f.sources[k - 1].first_instruction + 1;
+      if (first < lowest || !in_range(first, f.code.size())) {
+        fail(where, "source range " + std::to_string(k) + " starts at instruction " +
+                        std::to_string(first) + ", expected one from " + std::to_string(lowest) +
+                        " to " + std::to_string(f.code.size() - 1));
+      }
+    }
     // Jumps go forward, so the last instruction is reached only by falling into it.
     const Opcode last = f.code.back().opcode;
     if (last != Opcode::Ret) {
@@ -520,5 +532,13 @@ int64_t Executable::find_export(const std::string& name) const {
 }
 
 void validate_executable(const Executable& exe) { Validator(exe).run(); }
+
+const std::string* source_location(const FunctionEntry& f, int64_t pc) {
+  auto after = std::upper_bound(
+      f.sources.begin(), f.sources.end(), pc,
+      [](int64_t at, const SourceRange& range) { return at < range.first_instruction; });
+  if (after == f.sources.begin() || std::prev(after)->location.empty()) return nullptr;
+  return &std::prev(after)->location;
+}
 
 }  // namespace relaxc::runtime::vm

@@ -25,8 +25,9 @@ namespace relaxc::runtime::vm {
 // "RLXCVM" then two format bytes, then a little-endian uint32 version.
 inline constexpr std::array<uint8_t, 8> kExecutableMagic = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1};
 // Version 2 added a length and a CRC-32C to each section; version 3 moved the tensor
-// constants' bytes into their own section, each aligned to kConstantAlignment.
-inline constexpr uint32_t kExecutableVersion = 4;
+// constants' bytes into their own section, each aligned to kConstantAlignment; version 4
+// added each function's memory plan and version 5 its source ranges.
+inline constexpr uint32_t kExecutableVersion = 5;
 // The file offset of every tensor constant's bytes is a multiple of this (a cache line,
 // and more than any element type needs), so that a memory-mapped file hands out aligned
 // views.
@@ -80,6 +81,14 @@ enum class FunctionKind : uint8_t {
   Host,      // a shape function: host_funcs[index]
 };
 
+// Where a bytecode function's instructions from `first_instruction` on come from (up to
+// the next range's first), for run-time errors and `relaxc inspect`.
+struct SourceRange {
+  int64_t first_instruction = 0;
+  std::string location;  // "model.py:12:9", "model.onnx, node 'split' (Split, opset 13)"
+  bool operator==(const SourceRange&) const = default;
+};
+
 struct FunctionEntry {
   FunctionKind kind = FunctionKind::Packed;
   std::string name;
@@ -90,6 +99,9 @@ struct FunctionEntry {
   // Bytecode only: what static-plan-block-memory planned (its storages and peaks), one
   // line each, for `relaxc inspect`; the VM does not read it.
   std::vector<std::string> memory_plan;
+  // Bytecode only: the source ranges, by increasing first instruction (none before the
+  // first range, nor in a range with an empty location).
+  std::vector<SourceRange> sources;
   // Kernel and Host: the index into their table.
   int64_t index = -1;
   bool operator==(const FunctionEntry&) const = default;
@@ -217,6 +229,9 @@ struct Executable {
 // the kernel binary's buffers and scalars), SPIR-V a whole number of words. Throws a
 // RuntimeError naming the function, the instruction and what is wrong. load() runs it.
 void validate_executable(const Executable& exe);
+
+// The location instruction `pc` of `f` comes from, or null where none is known.
+const std::string* source_location(const FunctionEntry& f, int64_t pc);
 
 // The file: magic, version, then the sections in the order of Executable's fields, each
 // with its length and CRC-32C, then the data section with the tensor constants' bytes

@@ -46,7 +46,9 @@ constexpr size_t kIntInstrBytes = 1 + 8;
 constexpr size_t kArgBytes = 1 + 8;
 constexpr size_t kLengthBytes = 8;  // a string, blob or array: its length alone
 constexpr size_t kInstructionBytes = 1 + 8 + 8 + kLengthBytes + 8 + 8;
-constexpr size_t kFunctionBytes = 1 + kLengthBytes + kLengthBytes + 8 + kLengthBytes + 8;
+constexpr size_t kSourceRangeBytes = 8 + kLengthBytes;
+// kind, name, parameters, registers, code, memory plan, sources, index
+constexpr size_t kFunctionBytes = 1 + kLengthBytes + kLengthBytes + 8 + 3 * kLengthBytes + 8;
 constexpr size_t kDTypeBytes = 4;
 constexpr size_t kConstantBytes = 1 + kDTypeBytes + kLengthBytes + 8 + 8 + kLengthBytes + 8 + 8;
 constexpr size_t kStoreBytes = 8 + kLengthBytes;
@@ -310,6 +312,10 @@ void write_function(Writer& w, const FunctionEntry& f) {
   w.i64(f.num_registers);
   w.array(f.code, [&](const Instruction& in) { write_instruction(w, in); });
   w.array(f.memory_plan, [&](const std::string& s) { w.str(s); });
+  w.array(f.sources, [&](const SourceRange& range) {
+    w.i64(range.first_instruction);
+    w.str(range.location);
+  });
   w.i64(f.index);
 }
 
@@ -337,6 +343,15 @@ FunctionEntry read_function(Reader& r, size_t i) {
   {
     Reader::Scope s(r, "the memory plan of " + name);
     f.memory_plan = r.array<std::string>(kLengthBytes, [&](size_t) { return r.str(); });
+  }
+  {
+    Reader::Scope s(r, "the source ranges of " + name);
+    f.sources = r.array<SourceRange>(kSourceRangeBytes, [&](size_t) {
+      SourceRange range;
+      range.first_instruction = r.i64();
+      range.location = r.str();
+      return range;
+    });
   }
   f.index = r.i64();
   return f;

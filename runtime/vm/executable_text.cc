@@ -252,8 +252,15 @@ std::string executable_to_text(const Executable& exe) {
   for (size_t i = 0; i < exe.functions.size(); ++i) {
     const FunctionEntry& f = exe.functions[i];
     os << "  function " << i << " " << quoted(f.name) << ": " << function_kind_text(f) << "\n";
+    auto range = f.sources.begin();
     for (size_t pc = 0; pc < f.code.size(); ++pc) {
-      os << "    " << pc << ": " << instruction_text(exe, pc, f.code[pc]) << "\n";
+      os << "    " << pc << ": " << instruction_text(exe, pc, f.code[pc]);
+      // The location where a range begins.
+      if (range != f.sources.end() && range->first_instruction == static_cast<int64_t>(pc)) {
+        if (!range->location.empty()) os << "  # " << range->location;
+        ++range;
+      }
+      os << "\n";
     }
     if (!f.memory_plan.empty()) os << "    memory plan:\n";
     for (const std::string& line : f.memory_plan) os << "      " << line << "\n";

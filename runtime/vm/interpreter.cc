@@ -127,7 +127,12 @@ Value VirtualMachine::Impl::run_bytecode(int64_t func, std::span<const Value> ar
       std::max<size_t>(static_cast<size_t>(std::max<int64_t>(f.num_registers, 0)), args.size()));
   std::copy(args.begin(), args.end(), regs.begin());
   int64_t pc = 0;
-  auto frame = [&] { return "in " + f.name + ", instruction " + std::to_string(pc); };
+  // "in f, instruction 7 (model.py:12:9)": where the error left this frame.
+  auto frame = [&] {
+    const std::string* source = source_location(f, pc);
+    return "in " + f.name + ", instruction " + std::to_string(pc) +
+           (source != nullptr ? " (" + *source + ")" : "");
+  };
   try {
     while (true) {
       if (pc < 0 || static_cast<size_t>(pc) >= f.code.size()) {

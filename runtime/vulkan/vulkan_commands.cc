@@ -149,18 +149,17 @@ void CommandQueue::record_barrier(VkCommandBuffer commands) {
       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = pending_.writes;
-  barrier.dstAccessMask =
-      read_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) |
-      write_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) |
-      read_access(VK_PIPELINE_STAGE_TRANSFER_BIT) | write_access(VK_PIPELINE_STAGE_TRANSFER_BIT);
+  barrier.dstAccessMask = read_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) |
+                          write_access(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) |
+                          read_access(VK_PIPELINE_STAGE_TRANSFER_BIT) |
+                          write_access(VK_PIPELINE_STAGE_TRANSFER_BIT);
   context_->fn().vkCmdPipelineBarrier(commands, pending_.stages, kAllStages, 0, 1, &barrier, 0,
                                       nullptr, 0, nullptr);
   pending_ = PendingAccesses{};
 }
 
 void CommandQueue::order_access(VkCommandBuffer commands, VkPipelineStageFlags stage,
-                                std::span<const VkBuffer> reads,
-                                std::span<const VkBuffer> writes) {
+                                std::span<const VkBuffer> reads, std::span<const VkBuffer> writes) {
   bool hazard = pending_.read.size() + pending_.written.size() > kMaxTrackedBuffers;
   for (VkBuffer buffer : reads) hazard = hazard || pending_.written.count(buffer) != 0;
   for (VkBuffer buffer : writes) {
@@ -289,8 +288,8 @@ void CommandQueue::record_dispatch(VkCommandBuffer commands, std::vector<Descrip
     } else {
       fn.vkUpdateDescriptorSets(context_->device(), num_writes, descriptor_writes_.data(), 0,
                                 nullptr);
-      fn.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                                 kernel.pipeline_layout(), 0, 1, &set, 0, nullptr);
+      fn.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, kernel.pipeline_layout(),
+                                 0, 1, &set, 0, nullptr);
     }
   }
   if (!args.push_constants.empty()) {
@@ -349,7 +348,8 @@ void CommandQueue::start_recording_run(const DispatchRun* prefix, size_t count) 
   allocate_info.commandPool = pool_;
   allocate_info.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
   allocate_info.commandBufferCount = 1;
-  VkResult allocated = fn.vkAllocateCommandBuffers(context_->device(), &allocate_info, &run->commands);
+  VkResult allocated =
+      fn.vkAllocateCommandBuffers(context_->device(), &allocate_info, &run->commands);
   if (allocated != VK_SUCCESS) {
     run_.open = false;
     check_vk(allocated, "vkAllocateCommandBuffers");

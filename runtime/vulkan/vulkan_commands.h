@@ -122,10 +122,12 @@ class CommandQueue {
   struct DispatchRun {
     VkCommandBuffer commands = VK_NULL_HANDLE;  // secondary, simultaneous use
     std::vector<KeptDispatch> dispatches;
-    PendingAccesses accesses_after;  // the tracker after the run
+    PendingAccesses accesses_after;                // the tracker after the run
     std::vector<DescriptorPool> descriptor_pools;  // its sets, without push descriptors
-    uint64_t last_use = 0;   // the serial of the last batch that executes it
-    uint64_t last_hit = 0;   // when it was last kept or replayed, for eviction
+    // The serial of the last batch that executes it, and when it was last kept or
+    // replayed (for eviction).
+    uint64_t last_use = 0;
+    uint64_t last_hit = 0;
   };
   // The run that the dispatches since the last other command belong to: matched against
   // kept runs (`candidates`, which begin with the `matched` dispatches so far) until it

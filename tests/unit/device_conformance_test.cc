@@ -403,8 +403,8 @@ TEST_P(DeviceConformanceTest, RepeatedLaunchSequencesComputeFreshResults) {
     for (int64_t i = 0; i < count; ++i) {
       float d = 2 * a[i] + b[i];
       ASSERT_EQ(out_values[i], d) << "round " << round << ", element " << i;
-      ASSERT_EQ(c_values[i], third ? d + b[i] : a[i] + b[i]) << "round " << round << ", element "
-                                                           << i;
+      ASSERT_EQ(c_values[i], third ? d + b[i] : a[i] + b[i])
+          << "round " << round << ", element " << i;
     }
   };
   for (int round = 0; round < 4; ++round) run(round, n, dd, true);

@@ -154,6 +154,7 @@ inline Executable sample_executable() {
   main.param_names = {"x", "flag"};
   main.num_registers = 6;
   main.memory_plan = {"storage 0: 24 bytes: y", "peak: 24 bytes"};
+  main.sources = {{2, "model.py:4:9"}, {4, ""}, {6, "model.py:7:13"}};
   main.code = {
       call(2, kAllocShapeHeap, {imm(3)}),                                      // 0
       call(kVoidRegister, kShapeFunc, {reg(2)}),                               // 1

@@ -73,7 +73,7 @@ TEST(Executable, FileHeaderLayout) {
   // Magic, version 4, then each section: its tag, its length, the CRC-32C of its body,
   // the body (an array length of 0; the data section: zeros up to file offset 192, the
   // first multiple of kConstantAlignment after its header).
-  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 4, 0, 0, 0};
+  std::vector<uint8_t> expected = {'R', 'L', 'X', 'C', 'V', 'M', 0, 1, 5, 0, 0, 0};
   auto section = [&](const char* tag, size_t length) {
     expected.insert(expected.end(), tag, tag + 4);
     for (int i = 0; i < 8; ++i) expected.push_back(static_cast<uint8_t>(length >> (8 * i)));
@@ -148,7 +148,7 @@ TEST(Executable, WrongMagicFormatAndVersion) {
   EXPECT_EQ(load_error(wrong), "executable: format bytes 0.2, this runtime reads 0.1");
   wrong = bytes;
   wrong[8] = 7;
-  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 4");
+  EXPECT_EQ(load_error(wrong), "executable: version 7, this runtime reads version 5");
 }
 
 TEST(Executable, DamagedSectionTagsAndTrailingBytes) {
@@ -170,11 +170,11 @@ TEST(Executable, HugeLengthsAreRefusedBeforeAllocating) {
   put_u64(bytes, 28, uint64_t{1} << 62);  // the number of functions
   EXPECT_EQ(load_error(bytes, Checksums::Ignore),
             "executable: truncated at byte 36 while reading the functions: 4611686018427387904 "
-            "elements of at least 41 bytes (length at byte 28) do not fit in the 0 bytes left");
+            "elements of at least 57 bytes (length at byte 28) do not fit in the 0 bytes left");
   bytes = save_executable(Executable{});
   put_u64(bytes, 28, ~uint64_t{0});
   EXPECT_TRUE(contains(load_error(bytes, Checksums::Ignore),
-                       "18446744073709551615 elements of at least 41 bytes"));
+                       "18446744073709551615 elements of at least 57 bytes"));
   bytes = save_executable(Executable{});
   put_u64(bytes, 16, ~uint64_t{0});  // the functions section's length
   EXPECT_EQ(load_error(bytes),
@@ -430,10 +430,24 @@ TEST(ExecutableValidation, Functions) {
        "executable: function 3: a packed function needs a name"},
       {[](Executable& e) { e.functions[kAllocTensor].code = {ret(0)}; },
        "executable: function 'vm.builtin.alloc_tensor': only a bytecode function has code, "
-       "parameters, registers or a memory plan"},
+       "parameters, registers, a memory plan or sources"},
       {[](Executable& e) { e.functions[kAllocTensor].memory_plan = {"peak: 0 bytes"}; },
        "executable: function 'vm.builtin.alloc_tensor': only a bytecode function has code, "
-       "parameters, registers or a memory plan"},
+       "parameters, registers, a memory plan or sources"},
+      {[](Executable& e) {
+         e.functions[kAllocTensor].sources = {{0, "model.py:1:1"}};
+       },
+       "executable: function 'vm.builtin.alloc_tensor': only a bytecode function has code, "
+       "parameters, registers, a memory plan or sources"},
+      {[](Executable& e) { e.functions[kMain].sources[1].first_instruction = 2; },
+       "executable: function 'main': source range 1 starts at instruction 2, expected one "
+       "from 3 to 9"},
+      {[](Executable& e) { e.functions[kMain].sources[2].first_instruction = 10; },
+       "executable: function 'main': source range 2 starts at instruction 10, expected one "
+       "from 5 to 9"},
+      {[](Executable& e) { e.functions[kMain].sources[0].first_instruction = -1; },
+       "executable: function 'main': source range 0 starts at instruction -1, expected one "
+       "from 0 to 9"},
       {[](Executable& e) { e.functions[kAllocTensor].kind = static_cast<FunctionKind>(9); },
        "executable: function 'vm.builtin.alloc_tensor': unknown function kind 9"},
   });
@@ -612,6 +626,21 @@ TEST(ExecutableValidation, Exports) {
   });
 }
 
+TEST(Executable, SourceLocationOfEachInstruction) {
+  const Executable exe = sample_executable();
+  const FunctionEntry& main = exe.functions[kMain];
+  std::vector<std::string> got;
+  for (int64_t pc = 0; pc < static_cast<int64_t>(main.code.size()); ++pc) {
+    const std::string* location = source_location(main, pc);
+    got.push_back(location != nullptr ? *location : "-");
+  }
+  // Ranges from 2 ("model.py:4:9"), 4 (none) and 6 ("model.py:7:13").
+  EXPECT_EQ(got, (std::vector<std::string>{"-", "-", "model.py:4:9", "model.py:4:9", "-", "-",
+                                           "model.py:7:13", "model.py:7:13", "model.py:7:13",
+                                           "model.py:7:13"}));
+  EXPECT_EQ(source_location(exe.functions[kHelper], 0), nullptr);
+}
+
 TEST(Executable, Text) {
   const std::string text = executable_to_text(sample_executable());
   for (const char* line : {
@@ -619,10 +648,11 @@ TEST(Executable, Text) {
            "  function 0 'main': bytecode, params (x, flag), 6 registers\n",
            "    0: %2 = call vm.builtin.alloc_shape_heap(i3)\n",
            "    1: call main_shape_func(%2)\n",
-           "    2: %3 = call vm.builtin.alloc_tensor(c0, i0, c1, c5)\n",
+           "    2: %3 = call vm.builtin.alloc_tensor(c0, i0, c1, c5)  # model.py:4:9\n",
            "    3: call dense(%0, %3, c1)\n",
            "    4: if %1 else goto 6\n",
            "    5: ret %3\n",
+           "    6: %4 = call helper(%0)  # model.py:7:13\n",
            "    7: %5 = call vm.builtin.make_closure(@helper, %4)\n",
            "    8: goto 9\n",
            "    9: ret %5\n",

@@ -277,7 +277,10 @@ TEST(VmTest, MissingPackedFunctionThenRegistered) {
             "a string");
 }
 
-TEST(VmTest, ErrorsNameEachFrameAndTheVmStaysUsable) {
+// main(v) calls inner(v), which fails for a negative v (test.fail_on_negative);
+// `sources` gives main's and inner's instructions their source ranges.
+std::shared_ptr<const vm::Executable> two_frames(std::vector<vm::SourceRange> main_sources = {},
+                                                 std::vector<vm::SourceRange> inner_sources = {}) {
   vm::register_packed_func("test.fail_on_negative",
                            [](vm::VirtualMachine&, std::span<const Value> a) {
                              if (a[0].as_int() < 0) throw RuntimeError("negative input");
@@ -287,18 +290,36 @@ TEST(VmTest, ErrorsNameEachFrameAndTheVmStaysUsable) {
   int64_t inner = b.function("inner", {"v"}, 2, /*exported=*/false);
   b.call(1, "test.fail_on_negative", {reg(0)});
   b.ret(1);
-  b.function("main", {"v"}, 3);
+  int64_t main = b.function("main", {"v"}, 3);
   b.call(1, "vm.builtin.copy", {reg(0)});
   b.call_index(2, inner, {reg(1)});
   b.ret(2);
+  b.exe.functions[static_cast<size_t>(inner)].sources = std::move(inner_sources);
+  b.exe.functions[static_cast<size_t>(main)].sources = std::move(main_sources);
+  return b.finish();
+}
+
+TEST(VmTest, ErrorsNameEachFrameAndTheVmStaysUsable) {
   HostMemoryDevice device;
-  vm::VirtualMachine machine(b.finish(), device);
+  vm::VirtualMachine machine(two_frames(), device);
   EXPECT_EQ(runtime_error_of([&] { machine.call("main", {Value::integer(-1)}); }),
             "in main, instruction 1: in inner, instruction 0: packed function "
             "'test.fail_on_negative': negative input");
   EXPECT_EQ(machine.call("main", {Value::integer(5)}).as_int(), 5);
   EXPECT_EQ(runtime_error_of([&] { machine.call("main", {}); }),
             "function 'main' takes 1 arguments (v), got 0");
+}
+
+// A frame names the source of its instruction where the executable has one (the
+// compiler records each binding's; here written by hand).
+TEST(VmTest, ErrorFramesNameTheSourceOfTheirInstruction) {
+  HostMemoryDevice device;
+  vm::VirtualMachine machine(
+      two_frames({{0, ""}, {1, "model.py:4:9"}}, {{0, "model.onnx, node 'f' (Abs, opset 13)"}}),
+      device);
+  EXPECT_EQ(runtime_error_of([&] { machine.call("main", {Value::integer(-1)}); }),
+            "in main, instruction 1 (model.py:4:9): in inner, instruction 0 (model.onnx, node "
+            "'f' (Abs, opset 13)): packed function 'test.fail_on_negative': negative input");
 }
 
 TEST(VmTest, ConstantsAreMadeOncePerVm) {

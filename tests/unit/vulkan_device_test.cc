@@ -339,8 +339,7 @@ INSTANTIATE_TEST_SUITE_P(Binding, VulkanReplayTest, ::testing::Values(true, fals
     return ::testing::AssertionSuccess();
   }
   return ::testing::AssertionFailure() << stats.recorded << " recorded and " << stats.replayed
-                                       << " replayed; expected " << recorded << " and "
-                                       << replayed;
+                                       << " replayed; expected " << recorded << " and " << replayed;
 }
 
 TEST_P(VulkanReplayTest, ARepeatedRunIsReplayedAndAnyOtherRecorded) {

@@ -13,7 +13,7 @@
 # RUN: %relaxc run %s --function pick --input %t/zero.npy --input %t/x.npy | FileCheck %s --check-prefix=FALSE
 # FALSE: pick_0: float32 (4,) [2, 4, 6, 8]
 # RUN: not %relaxc run %s --function pick --input %t/two.npy --input %t/x.npy 2>&1 | FileCheck %s --check-prefix=TWO
-# TWO: relaxc run: error: in pick, instruction {{[0-9]+}}: pick: the condition of If ({{.*}}if_tensor_condition_runs.py:[[@LINE+14]]:9), expected a tensor of one element: dimension 0 is 2, expected 1
+# TWO: relaxc run: error: in pick, instruction {{[0-9]+}} ({{.*}}if_tensor_condition_runs.py:[[@LINE+12]]:9): pick: the condition of If ({{.*}}if_tensor_condition_runs.py:[[@LINE+14]]:9), expected a tensor of one element: dimension 0 is 2, expected 1
 
 @I.ir_module
 class Module:

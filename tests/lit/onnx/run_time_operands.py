@@ -165,9 +165,9 @@ for largest in (1, 0):
                 [[t_x, i64([2])], [t_x, i64([5])]],
                 lambda x, k, largest=largest: topk(x, k, largest))
 
-# Run-time errors: each names what broke.
+# Run-time errors: each names the node and what broke.
 # CHECK: ok: resize sizes change the channels
-# CHECK-NEXT: error: {{.*}}: match_cast 'shape', expected R.Shape([1, 2, y_2, y_3]): dimension 1 is 3, expected 2
+# CHECK-NEXT: error: {{.*}}: match_cast 'shape' ({{.*}}.onnx, node 'resize' (Resize, opset 13)), expected R.Shape([1, 2, y_2, y_3]): dimension 1 is 3, expected 2
 expect_error("resize sizes change the channels", resize, [img, no, no, i64([1, 3, 8, 3])],
              "dimension 1 is 3, expected 2")
 # CHECK: ok: resize scales change the channels
@@ -188,7 +188,7 @@ expect_error("resize scales wrong length", resize_3, [img, no, f32([1, 1, 2])], 
 # CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
 expect_error("reduce sum axis out of range", rs_keep, [r, i64([0, 3])], "is -1")
 # CHECK: ok: reduce sum repeated axis
-# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
+# CHECK-NEXT: error: in main, instruction {{[0-9]+}} ({{.*}}.onnx, node 'reducesum' (ReduceSum, opset 13)): vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
 expect_error("reduce sum repeated axis", rs_keep, [r, i64([1, -2])], "is -1")
 # Axes whose length is not known at import give the output no rank: refused.
 # CHECK: ok: reduce sum unknown length
@@ -197,10 +197,10 @@ rs_any = model("ReduceSum", [("x", f32, [2, 3, 4]), ("a", np.int64, [None])],
                [("y", f32, [None, None, None])])
 expect_error("reduce sum unknown length", rs_any, [r, i64([0])], "its length")
 # CHECK: ok: split sizes do not add up
-# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+# CHECK-NEXT: error: in main, instruction {{[0-9]+}} ({{.*}}.onnx, node 'split' (Split, opset 13)): vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
 expect_error("split sizes do not add up", split, [sp_x, i64([1, 2, 2])], "is -1")
 # CHECK: ok: pad reflect past the edge
-# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
+# CHECK-NEXT: error: in main, instruction {{[0-9]+}} ({{.*}}.onnx, node 'pad' (Pad, opset 13)): vm.builtin.tensor_to_shape: entry 1 of the tensor is -1
 expect_error("pad reflect past the edge", pad_m, [p_x, i64([0, 4, 0, 0])], "is -1")
 # CHECK: ok: pad constant crops too much
 # CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
@@ -210,7 +210,7 @@ expect_error("pad constant crops too much", pad_c, [p_x, i64([-2, 0, -2, 0]), f3
 pad_short = model("Pad", [("x", f32, [3, 4]), ("p", np.int64, [2])], [("y", f32, [None, None])])
 expect_error("pad wrong length", pad_short, [p_x, i64([1, 1])], "needs 4", command="build")
 # CHECK: ok: topk K past the axis
-# CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
+# CHECK-NEXT: error: in main, instruction {{[0-9]+}} ({{.*}}.onnx, node 'topk' (TopK, opset 13)): vm.builtin.tensor_to_shape: entry 0 of the tensor is -1
 expect_error("topk K past the axis", topk_m, [t_x, i64([6])], "is -1")
 # CHECK: ok: topk symbolic axis
 # CHECK-NEXT: error: {{.*}}: node 'topk' (TopK, opset 13): unsupported: input 1 'K' is known only at run time and axis 1 has the symbolic length n; relaxc sorts the whole axis, whose length it needs at import

@@ -188,7 +188,7 @@ expect_error("constant of shape negative", cos, [i64([2, -3])], "entry 1 of the 
 # CHECK-NEXT: error: {{.*}}cannot reshape a tensor of shape (2, 3, 4) (24 elements) to (5, 3, 1) (15 elements)
 expect_error("reshape count", reshape, [x, i64([5, 0, 1])], "cannot reshape")
 # CHECK: ok: expand mismatch
-# CHECK-NEXT: error: {{.*}}: match_cast 'shape', expected R.Shape([y_0, 3, y_2]): dimension 1 is 2, expected 3
+# CHECK-NEXT: error: {{.*}}: match_cast 'shape' ({{.*}}.onnx, node 'expand' (Expand, opset 13)), expected R.Shape([y_0, 3, y_2]): dimension 1 is 2, expected 3
 expect_error("expand mismatch", expand, [e, i64([1, 2, 4])], "dimension 1 is 2, expected 3")
 # CHECK: ok: range zero delta
 # CHECK-NEXT: error: {{.*}}vm.builtin.tensor_to_shape: entry 0 of the tensor is -1

@@ -36,7 +36,7 @@
 # PRINT: def main(
 # RUN: %relaxc build - --target "vulkan -profile=mobile" -o %t/m.rxe < %s
 # RUN: %relaxc inspect - < %t/m.rxe | FileCheck %s --check-prefix=INSPECT
-# INSPECT: relaxc executable, version 4
+# INSPECT: relaxc executable, version 5
 # INSPECT: exports: main
 # RUN: %relaxc run - --device vulkan --input %t/images.npy --input %t/w.npy --input %t/b.npy < %t/mlp.rxe | FileCheck %s --check-prefix=RUN-STDIN
 # RUN: %relaxc run - --device vulkan --input %t/images.npy --input %t/w.npy --input %t/b.npy < %S/../../../examples/mlp.py | FileCheck %s --check-prefix=RUN-STDIN
@@ -49,7 +49,7 @@
 # -o - writes to standard output: an executable, a kernel, a module; several kernels
 # cannot go there (they are written one file each).
 # RUN: %relaxc build %s --target "vulkan -profile=mobile" -o - | %relaxc inspect - | FileCheck %s --check-prefix=BUILD-STDOUT
-# BUILD-STDOUT: relaxc executable, version 4
+# BUILD-STDOUT: relaxc executable, version 5
 # RUN: %relaxc print %s -o - | FileCheck %s --check-prefix=PRINT
 # RUN: sh -c '%relaxc codegen --target "vulkan -profile=mobile" %S/../../../examples/mlp.py --emit=binary -o - 2>&1 >/dev/null; echo "exit status $?"' | FileCheck %s --check-prefix=CODEGEN-STDOUT
 # CODEGEN-STDOUT: relaxc codegen: error: standard output: not a regular file; the 2 kernels are written next to -o OUTPUT

@@ -4,10 +4,11 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %relaxc build %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/mlp.rxe
 # RUN: %relaxc inspect %t/mlp.rxe | FileCheck %s
-# CHECK: relaxc executable, version 4
+# CHECK: relaxc executable, version 5
 # CHECK-NEXT: exports: layer, main
 # CHECK: function {{[0-9]+}} 'layer': bytecode, params (x, w, b)
-# CHECK: call vm.builtin.alloc_shape_heap
+# The first instruction of each binding shows where it comes from.
+# CHECK: call vm.builtin.alloc_shape_heap(i{{[0-9]+}})  # {{.*}}mlp.py:{{[0-9]+}}:{{[0-9]+}}{{$}}
 # CHECK: call fused_dense_bias_relu(
 # CHECK: function {{[0-9]+}} 'main': bytecode, params (images, w, b)
 # CHECK: call vm.builtin.reshape(
