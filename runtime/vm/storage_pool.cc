@@ -89,12 +89,20 @@ void StoragePool::add_block(size_t size, std::string_view what) {
       return false;
     }
   };
-  size_t block = std::max<size_t>(size, device_->limits().pool_block_bytes);
+  size_t block = std::max(size, next_block_bytes());
   if (block > size && try_allocate(block)) return;
   if (try_allocate(size)) return;
   trim();
   if (try_allocate(size)) return;
   refuse("out of memory: ", size, what, failure);
+}
+
+size_t StoragePool::next_block_bytes() const {
+  const size_t full = device_->limits().pool_block_bytes;
+  size_t largest_held = 0;
+  for (const auto& [id, buffer] : blocks_) largest_held = std::max(largest_held, buffer.bytes);
+  if (largest_held == 0) return full / kFirstBlockDivisor;
+  return largest_held >= full / 2 ? full : 2 * largest_held;
 }
 
 void StoragePool::release_free_blocks() {

@@ -1,9 +1,11 @@
 // StoragePool: the memory the VM allocates storage from, one per device (and one for
-// the host). On a device it sub-allocates: a few large device allocations (blocks of
-// the device's pool_block_bytes, or one of a request's size when that is larger),
+// the host). On a device it sub-allocates: a few large device allocations (blocks),
 // carved into aligned ranges by a RangeAllocator, so that steady-state calls allocate
-// nothing from the driver and the driver holds few allocations. Host storage is plain
-// heap memory, which malloc already pools.
+// nothing from the driver and the driver holds few allocations. Blocks grow: the first
+// is a sixteenth of the device's pool_block_bytes (4 MiB of 64 MiB), each next one
+// twice the largest held, up to pool_block_bytes; a request larger than that gets a
+// block of its size. A small model (a phone's) reserves little, and a large one reaches
+// full blocks after four. Host storage is plain heap memory, which malloc already pools.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -51,6 +53,8 @@ class StoragePool : public std::enable_shared_from_this<StoragePool> {
   size_t alignment() const { return ranges_.alignment(); }
 
   static constexpr size_t kGranularity = 256;
+  // The first block is the device's pool_block_bytes over this.
+  static constexpr size_t kFirstBlockDivisor = 16;
 
  private:
   explicit StoragePool(Device* device);
@@ -59,6 +63,8 @@ class StoragePool : public std::enable_shared_from_this<StoragePool> {
   // A new block for a request of `size` bytes (the lock held); RuntimeError when the
   // device refuses even after the free blocks went back.
   void add_block(size_t size, std::string_view what);
+  // The size of the next block, before the request's own size (the lock held).
+  size_t next_block_bytes() const;
   void trim();  // the lock held
   // The error refusing a request, with the pool's state (the lock held); `problem`
   // starts it ("out of memory: ").

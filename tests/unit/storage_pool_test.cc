@@ -92,9 +92,10 @@ TEST(StoragePoolTest, RangesOfOneBlockWithStatisticsCountedByHand) {
   vm::StoragePool::Stats stats = pool->stats();
   EXPECT_EQ(stats.bytes_in_use, 4096u);
   EXPECT_EQ(stats.peak_bytes_in_use, 4096u);
-  EXPECT_EQ(stats.bytes_reserved, 64 * kKiB);
-  EXPECT_EQ(stats.bytes_free, 64 * kKiB - 4096);
-  EXPECT_EQ(stats.largest_free_range, 64 * kKiB - 4096);
+  // The first block is a sixteenth of the device's block size: 4 KiB, full now.
+  EXPECT_EQ(stats.bytes_reserved, 4 * kKiB);
+  EXPECT_EQ(stats.bytes_free, 0u);
+  EXPECT_EQ(stats.largest_free_range, 0u);
   EXPECT_EQ(stats.blocks, 1);
   EXPECT_EQ(stats.fresh_allocations, 1);
   EXPECT_EQ(stats.reuses, 1);  // b came from the reserved block
@@ -115,6 +116,26 @@ TEST(StoragePoolTest, RangesOfOneBlockWithStatisticsCountedByHand) {
   EXPECT_EQ(back, ones);
 }
 
+// Blocks double from a sixteenth of the device's block size up to it; with every block
+// given back, the next starts small again.
+TEST(StoragePoolTest, BlocksGrowFromASixteenthToTheDeviceBlockSize) {
+  FakeDevice device(kKiB * kKiB, 64 * kKiB);
+  auto pool = vm::StoragePool::create(&device);
+  std::vector<std::shared_ptr<vm::Storage>> held;
+  std::vector<int> blocks;
+  for (size_t kib : {4, 8, 16, 32, 64, 64}) {  // each fills the block it makes
+    held.push_back(pool->allocate(kib * kKiB));
+    blocks.push_back(device.allocations);
+  }
+  EXPECT_EQ(blocks, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(pool->stats().bytes_reserved, (4 + 8 + 16 + 32 + 64 + 64) * kKiB);
+  EXPECT_EQ(pool->stats().bytes_free, 0u);
+  held.clear();
+  pool->release_free_blocks();
+  auto small = pool->allocate(kKiB);
+  EXPECT_EQ(pool->stats().bytes_reserved, 4 * kKiB);
+}
+
 TEST(StoragePoolTest, OffsetsFollowTheDeviceAlignment) {
   FakeDevice device(kKiB * kKiB, 64 * kKiB, /*alignment=*/1024);
   auto pool = vm::StoragePool::create(&device);
@@ -132,7 +153,7 @@ TEST(StoragePoolTest, ARequestLargerThanABlockGetsABlockOfItsOwn) {
   auto large = pool->allocate(100 * kKiB);
   EXPECT_EQ(device.allocations, 2);
   EXPECT_NE(large->buffer.id, small->buffer.id);
-  EXPECT_EQ(pool->stats().bytes_reserved, 164 * kKiB);
+  EXPECT_EQ(pool->stats().bytes_reserved, 104 * kKiB);
   large.reset();
   // The freed large block serves later requests instead of a new block.
   auto again = pool->allocate(80 * kKiB);
@@ -142,15 +163,15 @@ TEST(StoragePoolTest, ARequestLargerThanABlockGetsABlockOfItsOwn) {
 TEST(StoragePoolTest, TrimGivesBackTheBlocksWithNothingInUse) {
   FakeDevice device(kKiB * kKiB, 64 * kKiB);
   auto pool = vm::StoragePool::create(&device);
-  auto held = pool->allocate(60 * kKiB);
-  auto freed = pool->allocate(60 * kKiB);  // a second block
+  auto held = pool->allocate(60 * kKiB);   // a block of its size, past the first's 4 KiB
+  auto freed = pool->allocate(60 * kKiB);  // a second block, of 64 KiB
   freed.reset();
   EXPECT_EQ(pool->stats().blocks, 2);
   pool->release_free_blocks();
   vm::StoragePool::Stats stats = pool->stats();
   EXPECT_EQ(stats.blocks, 1);
   EXPECT_EQ(stats.blocks_released, 1);
-  EXPECT_EQ(stats.bytes_reserved, 64 * kKiB);
+  EXPECT_EQ(stats.bytes_reserved, 60 * kKiB);
   EXPECT_EQ(device.live(), 1u);
   held.reset();
   pool->release_free_blocks();
@@ -164,21 +185,22 @@ TEST(StoragePoolTest, OutOfMemoryTrimsAndTriesAgain) {
   auto held = pool->allocate(60 * kKiB);
   auto freed = pool->allocate(60 * kKiB);
   freed.reset();
-  // 100 KiB fit no free range and the device has 64 KiB left, until block 2 goes back.
+  // 100 KiB fit no free range and the device has 68 KiB left, until block 2 (64 KiB)
+  // goes back.
   auto large = pool->allocate(100 * kKiB);
   EXPECT_EQ(pool->stats().blocks_released, 1);
-  EXPECT_EQ(pool->stats().bytes_reserved, 164 * kKiB);
+  EXPECT_EQ(pool->stats().bytes_reserved, 160 * kKiB);
 }
 
 TEST(StoragePoolTest, OutOfMemoryNamesTheRequestAndThePoolThenThePoolWorks) {
   FakeDevice device(128 * kKiB, 64 * kKiB);
   auto pool = vm::StoragePool::create(&device);
   auto a = pool->allocate(60 * kKiB), b = pool->allocate(60 * kKiB);
-  // Block 1 has 4 KiB free, block 2 has 4 KiB free, the device nothing.
+  // Block 1 (60 KiB) is full, block 2 (64 KiB) has 4 KiB free, the device 4 KiB left.
   EXPECT_EQ(runtime_error_of([&] { pool->allocate(8 * kKiB, "a tensor"); }),
             "out of memory: cannot allocate 8192 bytes for a tensor on device \"fake\": the "
-            "fake device has 0 bytes left (the pool has 122880 bytes in use of 131072 reserved, "
-            "the largest free range 4096 bytes)");
+            "fake device has 4096 bytes left (the pool has 122880 bytes in use of 126976 "
+            "reserved, the largest free range 4096 bytes)");
   EXPECT_EQ(pool->stats().bytes_in_use, 120 * kKiB);
   auto fits = pool->allocate(4 * kKiB);
   b.reset();
