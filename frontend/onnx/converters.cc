@@ -37,6 +37,7 @@ const ConverterTable& converter_table() {
     register_reduce_converters(t);
     register_shape_converters(t);
     register_index_converters(t);
+    register_data_dependent_converters(t);
     register_loss_converters(t);
     return t;
   }();

@@ -24,6 +24,10 @@ inline constexpr char kToDevice[] = "vm.builtin.to_device";
 inline constexpr char kToHost[] = "vm.builtin.to_host";
 inline constexpr char kPrint[] = "vm.builtin.print";
 
+// The operators whose result shape depends on the data (builtins_data_dependent.cc).
+inline constexpr char kNonzero[] = "vm.builtin.nonzero";
+inline constexpr char kUnique[] = "vm.builtin.unique";
+
 // The shape heap and the run-time StructInfo checks.
 inline constexpr char kAllocShapeHeap[] = "vm.builtin.alloc_shape_heap";
 inline constexpr char kMatchShape[] = "vm.builtin.match_shape";

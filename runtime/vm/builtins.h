@@ -19,6 +19,7 @@ using PackedFuncTable = std::vector<std::pair<std::string, PackedFunc>>;
 void add_builtins(PackedFuncTable& table);        // builtins.cc: memory, tuples, closures
 void add_shape_builtins(PackedFuncTable& table);  // builtins_shape.cc: heap and checks
 void add_print_builtin(PackedFuncTable& table);   // builtins_print.cc
+void add_data_dependent_builtins(PackedFuncTable& table);  // nonzero, unique
 
 // A builtin's arguments with checks whose messages name the builtin and the argument:
 // "vm.builtin.alloc_tensor: argument 2 (shape) is an int64, expected a shape".

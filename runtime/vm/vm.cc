@@ -27,6 +27,7 @@ struct Registry {
     add_builtins(table);
     add_shape_builtins(table);
     add_print_builtin(table);
+    add_data_dependent_builtins(table);
     for (auto& [name, func] : table) by_name[name] = &funcs.emplace_back(std::move(func));
   }
 };

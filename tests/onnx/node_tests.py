@@ -67,6 +67,7 @@ FAMILIES = {
         Expand Tile Pad ConstantOfShape Range EyeLike""",
     "index": """Gather GatherElements GatherND ScatterElements ScatterND OneHot Resize
         DepthToSpace SpaceToDepth Trilu""",
+    "data_dependent": "NonZero Compress Unique",
     "loss": "NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss",
 }
 FAMILY_OF = {op: family for family, ops in FAMILIES.items() for op in ops.split()}

@@ -4,6 +4,7 @@
 // checks every builtin makes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -226,6 +227,66 @@ TEST_F(BuiltinTest, TensorToShapeReadsTheDevicesValues) {
             "shape (2,)");
   EXPECT_EQ(error("vm.builtin.tensor_to_shape", {Value::shape({2})}),
             "vm.builtin.tensor_to_shape: argument 0 (tensor) is a shape, expected a tensor");
+}
+
+// The contents of a tensor result as int64 values.
+std::vector<int64_t> int64s(vm::VirtualMachine& m, const Value& v) {
+  std::vector<uint8_t> bytes = m.to_host(v.as_tensor());
+  std::vector<int64_t> out(bytes.size() / sizeof(int64_t));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+TEST_F(BuiltinTest, NonzeroReadsTheDataAndShapesTheResult) {
+  // [[0, 2, 0], [-1, 0, 3]]: nonzero at (0, 1), (1, 0), (1, 2); NaN counts as nonzero.
+  Value x = floats({2, 3}, {0, 2, 0, -1, 0, 3});
+  Value nz = run("vm.builtin.nonzero", {x});
+  EXPECT_EQ(nz.as_tensor().shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(int64s(machine(), nz), (std::vector<int64_t>{0, 1, 1, 1, 0, 2}));
+  Value nan = run("vm.builtin.nonzero", {floats({2}, {std::nanf(""), 0})});
+  EXPECT_EQ(int64s(machine(), nan), (std::vector<int64_t>{0}));
+  // A 0-d tensor counts as 1-D.
+  Value scalar = run("vm.builtin.nonzero", {floats({}, {5})});
+  EXPECT_EQ(scalar.as_tensor().shape, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(error("vm.builtin.nonzero", {Value::integer(3)}),
+            "vm.builtin.nonzero: argument 0 (x) is an int64, expected a tensor");
+}
+
+TEST_F(BuiltinTest, UniqueSortsGroupsAndCounts) {
+  Value x = floats({6}, {3, 1, 3, 2, 1, 3});
+  auto flag = [](bool b) { return Value::integer(b ? 1 : 0); };
+  // Sorted: values 1, 2, 3; first at 1, 3, 0; inverse; counts 2, 1, 3.
+  Value all = run("vm.builtin.unique", {x, flag(true), flag(true), flag(true), flag(true)});
+  const std::vector<Value>& f = all.as_tuple();
+  ASSERT_EQ(f.size(), 4u);
+  std::vector<uint8_t> values = machine().to_host(f[0].as_tensor());
+  std::vector<float> v(3);
+  ASSERT_EQ(values.size(), v.size() * sizeof(float));
+  std::memcpy(v.data(), values.data(), values.size());
+  EXPECT_EQ(v, (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(int64s(machine(), f[1]), (std::vector<int64_t>{1, 3, 0}));
+  EXPECT_EQ(int64s(machine(), f[2]), (std::vector<int64_t>{2, 0, 2, 1, 0, 2}));
+  EXPECT_EQ(int64s(machine(), f[3]), (std::vector<int64_t>{2, 1, 3}));
+  // In order of first occurrence: 3, 1, 2.
+  Value first = run("vm.builtin.unique", {x, flag(false), flag(true), flag(false), flag(true)});
+  EXPECT_EQ(int64s(machine(), first.as_tuple()[1]), (std::vector<int64_t>{0, 1, 3}));
+  EXPECT_EQ(int64s(machine(), first.as_tuple()[2]), (std::vector<int64_t>{3, 2, 1}));
+  // Rows of [[1, 2], [0, 5], [1, 2]] along axis 0: [0, 5], [1, 2].
+  Value rows = floats({3, 2}, {1, 2, 0, 5, 1, 2});
+  Value by_row = run("vm.builtin.unique",
+                     {rows, flag(true), flag(false), flag(false), flag(true), Value::integer(0)});
+  EXPECT_EQ(by_row.as_tuple()[0].as_tensor().shape, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(int64s(machine(), by_row.as_tuple()[1]), (std::vector<int64_t>{1, 2}));
+
+  EXPECT_EQ(error("vm.builtin.unique", {x, flag(true)}),
+            "vm.builtin.unique: takes 5 or 6 arguments (x, sorted, return_index, "
+            "return_inverse, return_counts[, axis]), got 2");
+  EXPECT_EQ(error("vm.builtin.unique",
+                  {rows, flag(true), flag(false), flag(false), flag(false), Value::integer(2)}),
+            "vm.builtin.unique: axis 2 is out of range for a tensor of 2 dimension(s)");
+  EXPECT_EQ(
+      error("vm.builtin.unique", {x, Value::string("yes"), flag(false), flag(false), flag(false)}),
+      "vm.builtin.unique: argument 1 (sorted) is a string, expected an integer");
 }
 
 TEST_F(BuiltinTest, TuplesAndNull) {

@@ -37,12 +37,12 @@ expect_error("domain", other, [x23], "domain 'com.microsoft'")
 # CHECK-NEXT: error: {{.*}}: node 'fg' (FusedGemm, domain 'com.microsoft'): unsupported: operators of domain 'com.microsoft'; relaxc imports the default ONNX domain only
 
 # Nodes: an operator without a converter, attribute values and inputs relaxc refuses.
-unique = make_model([helper.make_node("Unique", ["x"], ["y"], name="uniq")],
-                    [tensor_info("x", np.float32, [6])], [tensor_info("y", np.float32, [None])],
-                    opset=11)
-expect_error("unknown op", unique, [np.zeros(6, np.float32)], "no converter for Unique")
+det = make_model([helper.make_node("Det", ["x"], ["y"], name="det")],
+                 [tensor_info("x", np.float32, [3, 3])], [tensor_info("y", np.float32, [])],
+                 opset=11)
+expect_error("unknown op", det, [np.eye(3, dtype=np.float32)], "no converter for Det")
 # CHECK-LABEL: ok: unknown op
-# CHECK-NEXT: error: {{.*}}: node 'uniq' (Unique, opset 11): unsupported: no converter for Unique at opset 11
+# CHECK-NEXT: error: {{.*}}: node 'det' (Det, opset 11): unsupported: no converter for Det at opset 11
 string_constant = make_model(
     [helper.make_node("Constant", [], ["y"], value_string="hello")], [],
     [tensor_info("y", np.float32, [])])
