@@ -84,6 +84,8 @@ class NodeContext {
                                          std::optional<std::vector<int64_t>> def = {}) const = 0;
   virtual std::vector<double> attr_floats(const std::string& name,
                                           std::optional<std::vector<double>> def = {}) const = 0;
+  virtual std::vector<std::string> attr_strings(
+      const std::string& name, std::optional<std::vector<std::string>> def = {}) const = 0;
   virtual HostTensor attr_tensor(const std::string& name) const = 0;
 
   // Building. emit_op binds a call of a registered Relax operator ("relax.add") with
@@ -144,6 +146,7 @@ void register_shape_converters(ConverterTable& table);        // Shape, Size, Re
 void register_index_converters(ConverterTable& table);        // Gather*, Scatter*, OneHot, Resize, DepthToSpace, Trilu
 void register_data_dependent_converters(ConverterTable& table);  // NonZero, Compress, Unique
 void register_loss_converters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void register_rnn_converters(ConverterTable& table);          // RNN, GRU, LSTM
 
 // Every family's converters.
 const ConverterTable& converter_table();

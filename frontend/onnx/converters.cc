@@ -39,6 +39,7 @@ const ConverterTable& converter_table() {
     register_index_converters(t);
     register_data_dependent_converters(t);
     register_loss_converters(t);
+    register_rnn_converters(t);
     return t;
   }();
   return table;

@@ -106,6 +106,8 @@ class ImportNodeContext final : public NodeContext {
                                  std::optional<std::vector<int64_t>> def) const override;
   std::vector<double> attr_floats(const std::string& name,
                                   std::optional<std::vector<double>> def) const override;
+  std::vector<std::string> attr_strings(const std::string& name,
+                                        std::optional<std::vector<std::string>> def) const override;
   HostTensor attr_tensor(const std::string& name) const override;
 
   relax::BlockBuilder& builder() override;
@@ -275,6 +277,13 @@ std::vector<double> ImportNodeContext::attr_floats(const std::string& name,
   const auto* attr = typed_attr(name, onnx::AttributeProto::FLOATS, def.has_value());
   if (attr == nullptr) return *def;
   return {attr->floats().begin(), attr->floats().end()};
+}
+
+std::vector<std::string> ImportNodeContext::attr_strings(
+    const std::string& name, std::optional<std::vector<std::string>> def) const {
+  const auto* attr = typed_attr(name, onnx::AttributeProto::STRINGS, def.has_value());
+  if (attr == nullptr) return *def;
+  return {attr->strings().begin(), attr->strings().end()};
 }
 
 HostTensor ImportNodeContext::attr_tensor(const std::string& name) const {

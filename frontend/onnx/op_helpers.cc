@@ -3,6 +3,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include "ir/support/diagnostics.h"
+
 namespace relaxc::onnx_import {
 
 namespace {
@@ -55,6 +57,17 @@ relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax
 
 relax::Expr scalar_constant(NodeContext& ctx, DataType dtype, double value) {
   return ctx.constant_value(HostTensor::from_doubles(dtype, {}, {value})).expr;
+}
+
+relax::Expr hard_sigmoid(NodeContext& ctx, const relax::Expr& x, double alpha, double beta) {
+  const auto* info = x->struct_info.as<relax::TensorStructInfoNode>();
+  RELAXC_ICHECK(info != nullptr) << "hard_sigmoid of a value that is no tensor";
+  DataType dtype = info->dtype;
+  relax::Expr linear =
+      binary(ctx, "add", binary(ctx, "multiply", x, scalar_constant(ctx, dtype, alpha)),
+             scalar_constant(ctx, dtype, beta));
+  return binary(ctx, "maximum", binary(ctx, "minimum", linear, scalar_constant(ctx, dtype, 1)),
+                scalar_constant(ctx, dtype, 0));
 }
 
 bool has_output(const NodeContext& ctx, size_t i) {

@@ -36,6 +36,10 @@ relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax
 // A 0-d constant of `dtype` holding `value`.
 relax::Expr scalar_constant(NodeContext& ctx, DataType dtype, double value);
 
+// max(0, min(1, alpha * x + beta)), of a tensor x (HardSigmoid, HardSwish, and the
+// recurrent operators' activation).
+relax::Expr hard_sigmoid(NodeContext& ctx, const relax::Expr& x, double alpha, double beta);
+
 // Whether the node gives output `i` (ONNX omits an optional output by leaving it out or
 // giving it the empty name).
 bool has_output(const NodeContext& ctx, size_t i);

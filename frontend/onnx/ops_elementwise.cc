@@ -202,17 +202,6 @@ std::vector<Value> convert_celu(NodeContext& ctx) {
   return single(where_negative(ctx, x, exp_minus_one(ctx, scaled, alpha)));
 }
 
-// max(0, min(1, alpha * x + beta)).
-Expr hard_sigmoid(NodeContext& ctx, const Expr& x, double alpha, double beta) {
-  DataType dtype = tensor_dtype(x);
-  Expr linear = call(ctx, "add",
-                     {call(ctx, "multiply", {x, scalar_constant(ctx, dtype, alpha)}),
-                      scalar_constant(ctx, dtype, beta)});
-  return call(ctx, "maximum",
-              {call(ctx, "minimum", {linear, scalar_constant(ctx, dtype, 1)}),
-               scalar_constant(ctx, dtype, 0)});
-}
-
 std::vector<Value> convert_hard_sigmoid(NodeContext& ctx) {
   return single(
       hard_sigmoid(ctx, ctx.tensor(0), ctx.attr_float("alpha", 0.2), ctx.attr_float("beta", 0.5)));
