@@ -67,6 +67,7 @@ class Unroller {
     read_shapes();
     Expr x = ctx_.tensor(0);
     if (batch_first_) x = permute(x, {1, 0, 2});
+    bool want_y = has_output(ctx_, 0);
     std::vector<Expr> ys, hs, cs;
     for (int64_t d = 0; d < directions_; ++d) {
       Direction dir = direction(x, d);
@@ -80,21 +81,23 @@ class Unroller {
           Expr valid = binary(ctx_, "less", scalar(t, lengths_dtype_), lengths_);
           h_next = where(valid, h_next, h);
           if (cell_ == Cell::lstm) c_next = where(valid, c_next, c);
-          y[static_cast<size_t>(t)] = where(valid, h_next, scalar(0, dtype_));
-        } else {
+          if (want_y) y[static_cast<size_t>(t)] = where(valid, h_next, scalar(0, dtype_));
+        } else if (want_y) {
           y[static_cast<size_t>(t)] = h_next;
         }
         h = h_next;
         c = c_next;
       }
-      // (seq, 1, batch, hidden)
-      for (Expr& y_t : y) y_t = expand_dims(y_t, {0, 1});
-      ys.push_back(concat(y, 0));
+      if (want_y) {
+        // (seq, 1, batch, hidden)
+        for (Expr& y_t : y) y_t = expand_dims(y_t, {0, 1});
+        ys.push_back(concat(y, 0));
+      }
       hs.push_back(expand_dims(h, {0}));
       if (cell_ == Cell::lstm) cs.push_back(expand_dims(c, {0}));
     }
     std::vector<Value> out(static_cast<size_t>(cell_ == Cell::lstm ? 3 : 2));
-    if (has_output(ctx_, 0)) {
+    if (want_y) {
       Expr y = concat(ys, 1);
       out[0].expr = batch_first_ ? permute(y, {2, 0, 1, 3}) : y;
     }
@@ -199,6 +202,7 @@ class Unroller {
                        "); relaxc unrolls the recurrence at import and needs it static");
     }
     seq_length_ = *seq;
+    if (seq_length_ < 1) ctx_.unsupported("input 0 'X' has an empty sequence");
     batch_ = x[1 - seq_axis];
     std::vector<PrimExpr> r = input_dims(ctx_, 2, "R");
     const int64_t* hidden = tir::as_const_int(r[2]);
@@ -211,16 +215,18 @@ class Unroller {
           "and dimension 2 of input 2 'R' is symbolic");
     }
     std::vector<PrimExpr> w = input_dims(ctx_, 1, "W");
-    std::vector<int64_t> expected = {directions_, gates() * hidden_size_};
+    // W: (directions, gates * hidden, input); R: (directions, gates * hidden, hidden).
+    std::vector<int64_t> expected = {directions_, gates() * hidden_size_, hidden_size_};
+    const char* meaning[] = {" (the number of directions)", " (gates * hidden_size)",
+                             " (hidden_size)"};
     for (size_t input : {1, 2}) {
       const std::vector<PrimExpr>& dims = input == 1 ? w : r;
-      for (size_t axis = 0; axis < 2; ++axis) {
+      for (size_t axis = 0; axis < input + 1; ++axis) {
         const int64_t* value = tir::as_const_int(dims[axis]);
         if (value != nullptr && *value != expected[axis]) {
           ctx_.invalid(std::string("input ") + (input == 1 ? "1 'W'" : "2 'R'") +
                        " has dimension " + std::to_string(axis) + " = " + std::to_string(*value) +
-                       "; expected " + std::to_string(expected[axis]) +
-                       (axis == 0 ? " (the number of directions)" : " (gates * hidden_size)"));
+                       "; expected " + std::to_string(expected[axis]) + meaning[axis]);
         }
       }
     }

@@ -224,3 +224,14 @@ expect_error("input_forget", one_node("LSTM", [X, N, I], 4, input_forget=1), [x]
 expect_error("wrong W", one_node("RNN", [X, N, I], 2), [x], "invalid: input 1 'W'")
 # CHECK: ok: wrong W
 # CHECK-NEXT: error: {{.*}}node #0 (RNN, opset 14): invalid: input 1 'W' has dimension 1 = 6; expected 3 (gates * hidden_size)
+wrong_r = make_model([helper.make_node("RNN", ["X", "W", "R"], ["Y"], hidden_size=H)],
+                     [tensor_info("X", np.float32, [X, N, I])],
+                     [tensor_info("Y", np.float32, [None] * 4)],
+                     {"W": rand(1, H, I), "R": rand(1, H, H + 1)}, opset=14)
+expect_error("wrong R", wrong_r, [x], "invalid: input 2 'R'")
+# CHECK: ok: wrong R
+# CHECK-NEXT: error: {{.*}}node #0 (RNN, opset 14): invalid: input 2 'R' has dimension 2 = 4; expected 3 (hidden_size)
+expect_error("empty sequence", one_node("GRU", [0, N, I], 3), [np.zeros((0, N, I), np.float32)],
+             "unsupported: input 0 'X' has an empty sequence")
+# CHECK: ok: empty sequence
+# CHECK-NEXT: error: {{.*}}node #0 (GRU, opset 14): unsupported: input 0 'X' has an empty sequence
