@@ -69,6 +69,7 @@ FAMILIES = {
         DepthToSpace SpaceToDepth Trilu""",
     "data_dependent": "NonZero Compress Unique",
     "loss": "NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss",
+    "rnn": "RNN GRU LSTM",
 }
 FAMILY_OF = {op: family for family, ops in FAMILIES.items() for op in ops.split()}
 STATUSES = ("PASS", "FAIL", "UNSUPPORTED", "SKIPPED")
