@@ -1,8 +1,9 @@
 // The TensorIR math intrinsics in SPIR-V.
 //
 // Most map to one GLSL.std.450 instruction. The others are composed:
-// - exp10(x) = exp2(x * log2(10)), log10(x) = log2(x) * log10(2), log1p(x) = log(1 + x)
-//   (log1p loses the relative precision of small x that a true log1p keeps);
+// - exp10(x) = exp2(x * log2(10)) and log10(x) = log2(x) * log10(2) up to 32 bits,
+//   log1p(x) = log(1 + x) (log1p loses the relative precision of small x that a true
+//   log1p keeps);
 // - sigmoid(x) = 1 / (1 + exp(-x)), which tends to 0 and 1 without NaNs;
 // - tanh clamps its argument to [-10, 10] first: tanh(10) rounds to 1 in fp32 and fp16,
 //   and drivers that compute tanh from exponentials return NaN for large |x|;
@@ -13,28 +14,20 @@
 // - asin(x) = atan2(x, sqrt(1 - x^2)) and acos(x) = atan2(sqrt(1 - x^2), x): Vulkan lets
 //   Asin and Acos be as coarse as 4096 ulp, and lavapipe's are off by 4e-4, while its
 //   Atan2 is accurate.
-// GLSL.std.450 defines the transcendental functions for 16- and 32-bit floats only.
+// GLSL.std.450 defines the transcendental functions for 16- and 32-bit floats only. For
+// float64, exp, exp2, exp10, log, log2, log10 (and so log1p and sigmoid) are composed by
+// spirv_float64_math.cc; the others are refused.
 #include "codegen/spirv/spirv_intrinsics.h"
 
 #include <functional>
 #include <unordered_map>
 
+#include "codegen/spirv/spirv_float64_math.h"
+
 namespace relaxc::codegen {
 namespace {
 
-struct Emitter {
-  SpirvBuilder& b;
-  DataType dtype;
-  SpirvId type;
-
-  SpirvId c(double value) { return b.constant(dtype, value); }
-  SpirvId op(spv::Op code, std::vector<uint32_t> operands) { return b.value(code, type, operands); }
-  SpirvId mul(SpirvId x, SpirvId y) { return op(spv::OpFMul, {x, y}); }
-  SpirvId add(SpirvId x, SpirvId y) { return op(spv::OpFAdd, {x, y}); }
-  SpirvId glsl(GLSLstd450 f, std::vector<SpirvId> operands) { return b.glsl(f, type, operands); }
-};
-
-using Composite = std::function<SpirvId(Emitter&, const std::vector<SpirvId>&)>;
+using Composite = std::function<SpirvId(MathEmitter&, const std::vector<SpirvId>&)>;
 
 struct MathIntrinsic {
   GLSLstd450 glsl = GLSLstd450Bad;  // the direct mapping, or Bad for a composite
@@ -42,7 +35,40 @@ struct MathIntrinsic {
   bool needs_32_bit_or_less;  // uses a GLSL.std.450 function defined for 16/32 bits only
 };
 
-SpirvId erf_approximation(Emitter& e, SpirvId x) {
+// base^x: GLSL.std.450's Exp or Exp2 up to 32 bits (exp10(x) = exp2(x * log2(10))), the
+// composition of spirv_float64_math.cc for float64.
+SpirvId exponential(MathEmitter& e, SpirvId x, MathBase base) {
+  if (e.dtype.bits() == 64) return float64_exp(e, x, base);
+  if (base == MathBase::kE) return e.glsl(GLSLstd450Exp, {x});
+  if (base == MathBase::kTwo) return e.glsl(GLSLstd450Exp2, {x});
+  return e.glsl(GLSLstd450Exp2, {e.mul(x, e.c(3.321928094887362))});
+}
+
+// log_b(x): GLSL.std.450's Log or Log2 up to 32 bits (log10(x) = log2(x) * log10(2)), the
+// composition of spirv_float64_math.cc for float64.
+SpirvId logarithm(MathEmitter& e, SpirvId x, MathBase base) {
+  if (e.dtype.bits() == 64) return float64_log(e, x, base);
+  if (base == MathBase::kE) return e.glsl(GLSLstd450Log, {x});
+  if (base == MathBase::kTwo) return e.glsl(GLSLstd450Log2, {x});
+  return e.mul(e.glsl(GLSLstd450Log2, {x}), e.c(0.30102999566398120));
+}
+
+// The intrinsics base^x and log_b(x), for every float width.
+MathIntrinsic exponential_intrinsic(MathBase base) {
+  return {
+      GLSLstd450Bad,
+      [base](MathEmitter& e, const std::vector<SpirvId>& a) { return exponential(e, a[0], base); },
+      false};
+}
+
+MathIntrinsic logarithm_intrinsic(MathBase base) {
+  return {
+      GLSLstd450Bad,
+      [base](MathEmitter& e, const std::vector<SpirvId>& a) { return logarithm(e, a[0], base); },
+      false};
+}
+
+SpirvId erf_approximation(MathEmitter& e, SpirvId x) {
   SpirvId ax = e.glsl(GLSLstd450FAbs, {x});
   SpirvId t = e.op(spv::OpFDiv, {e.c(1.0), e.add(e.c(1.0), e.mul(e.c(0.3275911), ax))});
   SpirvId poly = e.c(1.061405429);
@@ -56,17 +82,17 @@ SpirvId erf_approximation(Emitter& e, SpirvId x) {
 }
 
 // sqrt(1 - x^2), as sqrt((1 - x)(1 + x)), exact near |x| = 1.
-SpirvId cosine_of_arcsine(Emitter& e, SpirvId x) {
+SpirvId cosine_of_arcsine(MathEmitter& e, SpirvId x) {
   SpirvId one = e.c(1.0);
   return e.glsl(GLSLstd450Sqrt, {e.mul(e.op(spv::OpFSub, {one, x}), e.add(one, x))});
 }
 
 const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
   static const std::unordered_map<std::string, MathIntrinsic> table = {
-      {"tir.exp", {GLSLstd450Exp, nullptr, true}},
-      {"tir.exp2", {GLSLstd450Exp2, nullptr, true}},
-      {"tir.log", {GLSLstd450Log, nullptr, true}},
-      {"tir.log2", {GLSLstd450Log2, nullptr, true}},
+      {"tir.exp", exponential_intrinsic(MathBase::kE)},
+      {"tir.exp2", exponential_intrinsic(MathBase::kTwo)},
+      {"tir.log", logarithm_intrinsic(MathBase::kE)},
+      {"tir.log2", logarithm_intrinsic(MathBase::kTwo)},
       {"tir.sqrt", {GLSLstd450Sqrt, nullptr, false}},
       {"tir.rsqrt", {GLSLstd450InverseSqrt, nullptr, false}},
       {"tir.sin", {GLSLstd450Sin, nullptr, true}},
@@ -74,13 +100,13 @@ const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
       {"tir.tan", {GLSLstd450Tan, nullptr, true}},
       {"tir.asin",
        {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
+        [](MathEmitter& e, const std::vector<SpirvId>& a) {
           return e.glsl(GLSLstd450Atan2, {a[0], cosine_of_arcsine(e, a[0])});
         },
         true}},
       {"tir.acos",
        {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
+        [](MathEmitter& e, const std::vector<SpirvId>& a) {
           return e.glsl(GLSLstd450Atan2, {cosine_of_arcsine(e, a[0]), a[0]});
         },
         true}},
@@ -99,43 +125,33 @@ const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
       {"tir.nearbyint", {GLSLstd450RoundEven, nullptr, false}},
       {"tir.tanh",
        {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
+        [](MathEmitter& e, const std::vector<SpirvId>& a) {
           SpirvId clamped = e.glsl(GLSLstd450FClamp, {a[0], e.c(-10.0), e.c(10.0)});
           return e.glsl(GLSLstd450Tanh, {clamped});
         },
         true}},
-      {"tir.exp10",
-       {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
-          return e.glsl(GLSLstd450Exp2, {e.mul(a[0], e.c(3.321928094887362))});
-        },
-        true}},
-      {"tir.log10",
-       {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
-          return e.mul(e.glsl(GLSLstd450Log2, {a[0]}), e.c(0.30102999566398120));
-        },
-        true}},
+      {"tir.exp10", exponential_intrinsic(MathBase::kTen)},
+      {"tir.log10", logarithm_intrinsic(MathBase::kTen)},
       {"tir.log1p",
        {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
-          return e.glsl(GLSLstd450Log, {e.add(e.c(1.0), a[0])});
+        [](MathEmitter& e, const std::vector<SpirvId>& a) {
+          return logarithm(e, e.add(e.c(1.0), a[0]), MathBase::kE);
         },
-        true}},
+        false}},
       {"tir.sigmoid",
        {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
-          SpirvId exp_neg = e.glsl(GLSLstd450Exp, {e.op(spv::OpFNegate, {a[0]})});
+        [](MathEmitter& e, const std::vector<SpirvId>& a) {
+          SpirvId exp_neg = exponential(e, e.op(spv::OpFNegate, {a[0]}), MathBase::kE);
           return e.op(spv::OpFDiv, {e.c(1.0), e.add(e.c(1.0), exp_neg)});
         },
-        true}},
+        false}},
       {"tir.erf",
        {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) { return erf_approximation(e, a[0]); },
+        [](MathEmitter& e, const std::vector<SpirvId>& a) { return erf_approximation(e, a[0]); },
         true}},
       {"tir.fmod",
        {GLSLstd450Bad,
-        [](Emitter& e, const std::vector<SpirvId>& a) {
+        [](MathEmitter& e, const std::vector<SpirvId>& a) {
           return e.op(spv::OpFRem, {a[0], a[1]});
         },
         false}},
@@ -174,7 +190,7 @@ SpirvValue emit_math_intrinsic(SpirvBuilder& builder, const std::string& op,
                      << dtype.element_of().str()
                      << ", which Vulkan (GLSL.std.450) provides only for float16 and float32";
   }
-  Emitter emitter{builder, dtype, builder.type_of(dtype)};
+  MathEmitter emitter{builder, dtype, builder.type_of(dtype)};
   SpirvId result =
       intrinsic.composite ? intrinsic.composite(emitter, ids) : emitter.glsl(intrinsic.glsl, ids);
   return {result, dtype};

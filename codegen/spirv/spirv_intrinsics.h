@@ -12,7 +12,7 @@ namespace relaxc::codegen {
 bool is_math_intrinsic(const std::string& op);
 
 // Emits op(args) for float arguments of one dtype (scalars or vectors); isnan / isinf give
-// bools. A function that GLSL.std.450 lacks for the dtype (exp of float64) is a UserError
+// bools. A function that GLSL.std.450 lacks for the dtype (sin of float64) is a UserError
 // at `span` naming the kernel.
 SpirvValue emit_math_intrinsic(SpirvBuilder& builder, const std::string& op,
                                const std::vector<SpirvValue>& args, const std::string& kernel_name,

@@ -274,11 +274,34 @@ TEST(SpirvCodegen, MobileProfileCompilesWhatItSupports) {
   compile_checked(kernel_named("row_sum", {64, 1, 1}), mobile);
 }
 
+// Float64 exp, exp2, exp10, log, log2, log10 and sigmoid, scalars and vectors, are
+// composed from double arithmetic with Ldexp and Frexp: GLSL.std.450's Exp, Log, ... take
+// 16- and 32-bit floats only (their accuracy is checked on lavapipe by
+// tests/lit/ops/elementwise/float64_math.py).
+TEST(SpirvCodegen, Float64ExponentialsAndLogarithmsAreComposed) {
+  Target target = vulkan_profile("desktop");
+  target.supports_fp64 = true;
+  std::string text = compile_checked(kernel_named("fp64_math", {16, 1, 1}), target);
+  EXPECT_TRUE(has(text, "OpCapability Float64"));
+  EXPECT_TRUE(has(text, "Ldexp %"));
+  EXPECT_TRUE(has(text, "Frexp %"));
+  EXPECT_TRUE(has(text, "OpTypeVector %double 4"));
+  for (const char* narrow_only : {" Exp %", " Exp2 %", " Log %", " Log2 %"}) {
+    EXPECT_FALSE(has(text, narrow_only)) << narrow_only;
+  }
+}
+
+TEST(SpirvCodegen, Float64WithoutTheTargetsSupportIsDiagnosed) {
+  EXPECT_EQ(error_of(kernel_named("fp64_exp", {64, 1, 1}), vulkan_profile("desktop")),
+            "kernel 'fp64_exp_kernel' uses float64, which target 'vulkan -profile=desktop' does "
+            "not support");
+}
+
 TEST(SpirvCodegen, Float64TranscendentalIsDiagnosed) {
   Target target = vulkan_profile("desktop");
   target.supports_fp64 = true;
-  EXPECT_EQ(error_of(kernel_named("fp64_exp", {64, 1, 1}), target),
-            "kernel 'fp64_exp_kernel' uses exp on float64, which Vulkan (GLSL.std.450) provides "
+  EXPECT_EQ(error_of(kernel_named("fp64_sin", {64, 1, 1}), target),
+            "kernel 'fp64_sin_kernel' uses sin on float64, which Vulkan (GLSL.std.450) provides "
             "only for float16 and float32");
 }
 

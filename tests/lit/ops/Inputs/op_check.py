@@ -2,7 +2,7 @@
 """Runs a Relax module of operators on lavapipe (or a GPU) and compares it with NumPy.
 
   op_check.py MODULE --relaxc RELAXC --work DIR --input NAME:DIMS:DTYPE[:LO,HI] ...
-              --sizes VAR=N[,VAR=N...] ... --reference EXPR
+              [--values NAME=EXPR ...] --sizes VAR=N[,VAR=N...] ... --reference EXPR
               [--function main] [--rtol R] [--atol A] [--ptxas PTXAS] [--device D]
 
 MODULE is built once for the device D, `vulkan` (default) or `cuda` (the environment's
@@ -10,7 +10,9 @@ RELAXC_OP_CHECK_DEVICE, where set, is the default: tests/gpu/op_checks.py reruns
 check on a GPU that way), with `relaxc build --target D`; then, for each --sizes, the
 inputs are drawn at random (fixed seed) with the shapes of --input (DIMS: comma-separated
 numbers and symbolic size names, empty for a 0-d tensor; floats uniform in [LO, HI),
-default [-2, 2); integers in [LO, HI), default [-5, 5); bools fair), the function runs
+default [-2, 2); integers in [LO, HI), default [-5, 5); bools fair; an input named by
+--values takes the values of its NumPy expression EXPR instead, in its dtype, whatever
+the sizes: special values such as inf, NaN and subnormals), the function runs
 with `relaxc run --device D`, and each output (FUNCTION_0.npy, ...) is compared with
 the reference: EXPR, evaluated with `np`, the inputs and the sizes by name (a tuple for
 several outputs). Shapes must be equal, the kind of dtype (bool, integer, float) the
@@ -87,6 +89,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--function", default="main")
     parser.add_argument("--input", action="append", default=[])
+    parser.add_argument("--values", action="append", default=[])
     parser.add_argument("--sizes", action="append", default=[])
     parser.add_argument("--reference", required=True)
     parser.add_argument("--rtol", type=float, default=1e-5)
@@ -100,6 +103,7 @@ def main():
     executable = os.path.join(args.work, "module.rxe")
     run([args.relaxc, "build", args.module, "--target", args.device, "-o", executable])
     inputs = [parse_input(spec) for spec in args.input]
+    fixed = dict(spec.split("=", 1) for spec in args.values)
     rng = np.random.default_rng(20261125)
     outputs_checked = 0
     for index, size_spec in enumerate(args.sizes or [""]):
@@ -109,7 +113,10 @@ def main():
                    args.function]
         out_dir = os.path.join(args.work, f"out{index}")
         for name, dims, dtype, bounds in inputs:
-            values[name] = draw(rng, dims, dtype, bounds, sizes)
+            if name in fixed:
+                values[name] = np.asarray(eval(fixed[name], {"np": np}), dtype=dtype)  # noqa: S307
+            else:
+                values[name] = draw(rng, dims, dtype, bounds, sizes)
             path = os.path.join(args.work, f"{name}{index}.npy")
             np.save(path, values[name])
             command += ["--input", path]
