@@ -1,4 +1,5 @@
-// Double-precision exponentials and logarithms from operations SPIR-V allows on float64.
+// Double-precision exponentials, logarithms and tanh from operations SPIR-V allows on
+// float64.
 //
 // Each base b (e, 2, 10) has c = log_b(2), split as c_hi + c_lo where c_hi keeps 42
 // significant bits (so k * c_hi is exact for |k| < 2^11) and c_lo is the rest rounded to
@@ -27,6 +28,11 @@
 // within 2 ulp (measured: at most 1 for log, 2 for log2 and log10). Selects give
 // log(0) = -inf, log(x < 0) = NaN, log(+inf) = +inf and NaN for NaN (frexp's results for
 // 0, infinities and NaN are not used).
+//
+// tanh(x) = -sign(x) m / (m + 2), m = e^y - 1 for y = -2 min(|x|, 20) (tanh(20) is 1 in
+// double): with y = k ln(2) + r as above, m = 2^k (e^r - 1) + (2^k - 1), where e^r - 1 is
+// r + r^2 q(r), accurate relative to r, so small |x| keeps its precision; 2^k - 1 is exact
+// for -58 <= k <= 0. Measured within 2 ulp. Where |x| < 2^-28 (and for NaN) tanh(x) is x.
 #include "codegen/spirv/spirv_float64_math.h"
 
 #include <limits>
@@ -90,27 +96,42 @@ std::vector<double> atanh_series_coefficients() {
 
 DataType int32_lanes(const MathEmitter& e) { return DataType::Int(32, e.dtype.lanes()); }
 
+// 2^k for a float64 integer k whose power is a normal number.
+SpirvId power_of_two(MathEmitter& e, SpirvId k) {
+  SpirvId int_k = e.b.value(spv::OpConvertFToS, e.b.type_of(int32_lanes(e)), {k});
+  return e.glsl(GLSLstd450Ldexp, {e.c(1), int_k});
+}
+
+// x = k log_b(2) + r / ln(b): the integer k (as a float64) and r, |r| <= ln(2)/2.
+struct Reduction {
+  SpirvId k, r;
+};
+
+Reduction reduce(MathEmitter& e, SpirvId x, const BaseConstants& constants) {
+  SpirvId k = e.glsl(GLSLstd450RoundEven, {e.mul(x, e.c(constants.log_2_b))});
+  SpirvId t = e.sub(x, e.mul(k, e.c(constants.log_b_2_hi)));
+  if (constants.log_b_2_lo != 0) t = e.sub(t, e.mul(k, e.c(constants.log_b_2_lo)));
+  return {k, constants.ln_b == 1 ? t : e.mul(t, e.c(constants.ln_b))};
+}
+
+// e^r - 1 for |r| <= ln(2)/2: r + r^2 q(r).
+SpirvId exp_minus_one(MathEmitter& e, SpirvId r) {
+  return e.add(r, e.mul(e.mul(r, r), polynomial(e, r, exp_taylor_coefficients())));
+}
+
 }  // namespace
 
 SpirvId float64_exp(MathEmitter& e, SpirvId x, MathBase base) {
   const BaseConstants& constants = constants_of(base);
   double log_b_2 = constants.log_b_2_hi + constants.log_b_2_lo;
   SpirvId clamped = e.glsl(GLSLstd450FClamp, {x, e.c(-1080 * log_b_2), e.c(1025 * log_b_2)});
-  SpirvId exponent = e.glsl(GLSLstd450RoundEven, {e.mul(clamped, e.c(constants.log_2_b))});
-  SpirvId t = e.sub(clamped, e.mul(exponent, e.c(constants.log_b_2_hi)));
-  if (constants.log_b_2_lo != 0) t = e.sub(t, e.mul(exponent, e.c(constants.log_b_2_lo)));
-  SpirvId r = constants.ln_b == 1 ? t : e.mul(t, e.c(constants.ln_b));
-  SpirvId q = polynomial(e, r, exp_taylor_coefficients());
-  SpirvId exp_r = e.add(e.c(1), e.add(r, e.mul(e.mul(r, r), q)));
-  SpirvId first_half = e.glsl(GLSLstd450Floor, {e.mul(exponent, e.c(0.5))});
-  SpirvId second_half = e.sub(exponent, first_half);
-  SpirvId int_type = e.b.type_of(int32_lanes(e));
-  SpirvId scaled =
-      e.glsl(GLSLstd450Ldexp, {exp_r, e.b.value(spv::OpConvertFToS, int_type, {first_half})});
-  SpirvId power =
-      e.glsl(GLSLstd450Ldexp, {e.c(1), e.b.value(spv::OpConvertFToS, int_type, {second_half})});
+  Reduction reduced = reduce(e, clamped, constants);
+  SpirvId exp_r = e.add(e.c(1), exp_minus_one(e, reduced.r));
+  SpirvId first_half = e.glsl(GLSLstd450Floor, {e.mul(reduced.k, e.c(0.5))});
+  SpirvId second_half = e.sub(reduced.k, first_half);
+  SpirvId scaled = e.mul(power_of_two(e, first_half), exp_r);
   SpirvId is_nan = e.b.value(spv::OpIsNan, e.b.type_of(DataType::Bool(e.dtype.lanes())), {x});
-  return e.select(is_nan, x, e.mul(scaled, power));
+  return e.select(is_nan, x, e.mul(scaled, power_of_two(e, second_half)));
 }
 
 SpirvId float64_log(MathEmitter& e, SpirvId x, MathBase base) {
@@ -144,6 +165,18 @@ SpirvId float64_log(MathEmitter& e, SpirvId x, MathBase base) {
                e.c(std::numeric_limits<double>::quiet_NaN()));
   result = e.select(e.compare(spv::OpFOrdGreaterThan, x, e.c(0)), result, at_zero_or_below);
   return e.select(e.compare(spv::OpFOrdEqual, x, infinity), infinity, result);
+}
+
+SpirvId float64_tanh(MathEmitter& e, SpirvId x) {
+  SpirvId magnitude = e.glsl(GLSLstd450FMin, {e.glsl(GLSLstd450FAbs, {x}), e.c(20)});
+  Reduction reduced = reduce(e, e.mul(magnitude, e.c(-2)), constants_of(MathBase::kE));
+  SpirvId power = power_of_two(e, reduced.k);
+  SpirvId expm1 = e.add(e.mul(power, exp_minus_one(e, reduced.r)), e.sub(power, e.c(1)));
+  SpirvId negative_tanh = e.op(spv::OpFDiv, {expm1, e.add(expm1, e.c(2))});
+  SpirvId result = e.select(e.compare(spv::OpFOrdLessThan, x, e.c(0)), negative_tanh,
+                            e.op(spv::OpFNegate, {negative_tanh}));
+  return e.select(e.compare(spv::OpFUnordLessThan, e.glsl(GLSLstd450FAbs, {x}), e.c(0x1p-28)), x,
+                  result);
 }
 
 }  // namespace relaxc::codegen

@@ -1,5 +1,6 @@
-// Double-precision exponentials and logarithms in SPIR-V. GLSL.std.450 defines Exp, Log,
-// Exp2, Log2 (and its other transcendental functions) for 16- and 32-bit floats only, so
+// Double-precision exponentials, logarithms and tanh in SPIR-V. GLSL.std.450 defines Exp,
+// Log, Exp2, Log2, Tanh (and its other transcendental functions) for 16- and 32-bit floats
+// only, so
 // for float64 they are composed here from what SPIR-V allows on 64-bit floats: OpFAdd,
 // OpFMul, OpFDiv, comparisons, OpSelect, and GLSL.std.450's RoundEven, Floor, FClamp,
 // Ldexp and Frexp. See spirv_float64_math.cc for the algorithms and their error bounds.
@@ -44,5 +45,8 @@ SpirvId float64_exp(MathEmitter& e, SpirvId x, MathBase base);
 // log(0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN stays NaN; subnormals are exact
 // inputs.
 SpirvId float64_log(MathEmitter& e, SpirvId x, MathBase base);
+
+// tanh of float64 x, within 3 ulp; tanh(+-0) = +-0, NaN stays NaN.
+SpirvId float64_tanh(MathEmitter& e, SpirvId x);
 
 }  // namespace relaxc::codegen

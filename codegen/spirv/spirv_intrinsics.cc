@@ -5,8 +5,9 @@
 //   log1p(x) = log(1 + x) (log1p loses the relative precision of small x that a true
 //   log1p keeps);
 // - sigmoid(x) = 1 / (1 + exp(-x)), which tends to 0 and 1 without NaNs;
-// - tanh clamps its argument to [-10, 10] first: tanh(10) rounds to 1 in fp32 and fp16,
-//   and drivers that compute tanh from exponentials return NaN for large |x|;
+// - tanh up to 32 bits clamps its argument to [-10, 10] first: tanh(10) rounds to 1 in
+//   fp32 and fp16, and drivers that compute tanh from exponentials return NaN for large
+//   |x|;
 // - erf(x) = sign(x) (1 - p(t) exp(-x^2)), t = 1 / (1 + 0.3275911 |x|), p a degree-5
 //   polynomial (Abramowitz & Stegun 7.1.26): absolute error at most 1.5e-7 in exact
 //   arithmetic, about 3e-7 evaluated in fp32 (fp16 evaluation is as good as fp16 allows);
@@ -15,8 +16,8 @@
 //   Asin and Acos be as coarse as 4096 ulp, and lavapipe's are off by 4e-4, while its
 //   Atan2 is accurate.
 // GLSL.std.450 defines the transcendental functions for 16- and 32-bit floats only. For
-// float64, exp, exp2, exp10, log, log2, log10 (and so log1p and sigmoid) are composed by
-// spirv_float64_math.cc; the others are refused.
+// float64, exp, exp2, exp10, log, log2, log10 (and so log1p and sigmoid) and tanh are
+// composed by spirv_float64_math.cc; the others are refused.
 #include "codegen/spirv/spirv_intrinsics.h"
 
 #include <functional>
@@ -126,10 +127,11 @@ const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
       {"tir.tanh",
        {GLSLstd450Bad,
         [](MathEmitter& e, const std::vector<SpirvId>& a) {
+          if (e.dtype.bits() == 64) return float64_tanh(e, a[0]);
           SpirvId clamped = e.glsl(GLSLstd450FClamp, {a[0], e.c(-10.0), e.c(10.0)});
           return e.glsl(GLSLstd450Tanh, {clamped});
         },
-        true}},
+        false}},
       {"tir.exp10", exponential_intrinsic(MathBase::kTen)},
       {"tir.log10", logarithm_intrinsic(MathBase::kTen)},
       {"tir.log1p",

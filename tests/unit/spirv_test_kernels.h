@@ -232,7 +232,7 @@ class Module:
         B = T.match_buffer(b, (64,), "float64")
         for tx in T.thread_binding(16, thread="threadIdx.x"):
             B[T.Ramp(tx * 4, 1, 4)] = T.exp(A[T.Ramp(tx * 4, 1, 4)]) + T.log(A[T.Ramp(tx * 4, 1, 4)])
-            B[tx] = T.exp2(A[tx]) + T.exp10(A[tx]) + T.log2(A[tx]) + T.log10(A[tx]) + T.sigmoid(A[tx])
+            B[tx] = T.exp2(A[tx]) + T.exp10(A[tx]) + T.log2(A[tx]) + T.log10(A[tx]) + T.sigmoid(A[tx]) + T.tanh(A[tx])
 
     @T.prim_func
     def fp64_sin(a: T.handle, b: T.handle):

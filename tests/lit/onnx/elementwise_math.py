@@ -134,7 +134,7 @@ check_node("PRelu", {"x": image, "slope": np.float32([0.25])},
            lambda x, slope: np.where(x < 0, x * slope, x), name="PRelu one slope")
 # CHECK: ok: PRelu one slope
 
-# float64 (Vulkan composes float64 exp and log from double arithmetic, to double
+# float64 (Vulkan composes float64 exp, log and tanh from double arithmetic, to double
 # precision; its trigonometry is float32 only).
 d = rng.uniform(0.1, 3, (4, 2))
 check_node("Exp", {"x": d * 200 - 300}, lambda x: np.exp(x), name="float64 Exp", rtol=1e-14,
@@ -142,6 +142,9 @@ check_node("Exp", {"x": d * 200 - 300}, lambda x: np.exp(x), name="float64 Exp",
 # CHECK: ok: float64 Exp
 check_node("Log", {"x": d ** 40}, lambda x: np.log(x), name="float64 Log", rtol=1e-14, atol=0)
 # CHECK: ok: float64 Log
+check_node("Tanh", {"x": d * 4 - 6}, lambda x: np.tanh(x), name="float64 Tanh", rtol=1e-14,
+           atol=0)
+# CHECK: ok: float64 Tanh
 check_node("Sqrt", {"x": d}, lambda x: np.sqrt(x), name="float64 Sqrt")
 # CHECK: ok: float64 Sqrt
 check_node("LeakyRelu", {"x": d - 1.5}, lambda x: np.where(x < 0, 0.01 * x, x),
