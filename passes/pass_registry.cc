@@ -218,6 +218,10 @@ const std::vector<PassInfo>& all_passes() {
        kernel_pass(narrow_to_int32)},
       {"simplify-kernel", "simplify every expression of a kernel with its loop ranges known", true,
        kernel_pass(simplify_kernel)},
+      {"legalize-bfloat16",
+       "bfloat16 without native support: uint16 storage, float32 arithmetic rounded to nearest "
+       "even",
+       false, kernel_target_pass("legalize-bfloat16", legalize_bfloat16)},
       {"legalize-vector-loops",
        "decide which vectorized loops become vector code (the rest are unrolled)", false,
        kernel_target_pass("legalize-vector-loops", legalize_vector_loops)},

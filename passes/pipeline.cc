@@ -35,8 +35,8 @@ const std::vector<std::string>& kernel_lowering_passes() {
       "lower-blocks",           "split-host-device",
       "insert-shared-barriers", "compact-buffer-allocations",
       "flatten-buffers",        "narrow-to-int32",
-      "simplify-kernel",        "legalize-vector-loops",
-      "check-kernel-limits"};
+      "simplify-kernel",        "legalize-bfloat16",
+      "legalize-vector-loops",  "check-kernel-limits"};
   return names;
 }
 

@@ -34,7 +34,13 @@ constexpr DescrEntry kDescrs[] = {
     {"f2", DType::Float(16)}, {"f4", DType::Float(32)}, {"f8", DType::Float(64)},
 };
 
+// NumPy has no bfloat16: a bfloat16 array is the structured dtype of one uint16 field
+// named bfloat16 holding each element's bits, as NumPy writes it (read back with
+// np.load(path)["bfloat16"], written with bits.view([("bfloat16", "<u2")])).
+constexpr std::string_view kBfloat16Descr = "[('bfloat16', '<u2')]";
+
 DType dtype_from_descr(const std::string& descr, const std::string& name) {
+  if (descr == kBfloat16Descr) return DType{DType::Code::BFloat, 16, 1};
   if (descr.size() < 2) fail(name, "unsupported dtype '" + descr + "'");
   char order = descr[0];
   std::string_view kind_size = std::string_view(descr).substr(1);
@@ -49,15 +55,18 @@ DType dtype_from_descr(const std::string& descr, const std::string& name) {
     if (entry.kind_size == kind_size) return entry.dtype;
   }
   fail(name, "unsupported dtype '" + descr +
-                 "'; supported: bool, int8-64, uint8-64, float16/32/64");
+                 "'; supported: bool, int8-64, uint8-64, float16/32/64, bfloat16 as " +
+                 std::string(kBfloat16Descr));
 }
 
+// The descr as the header spells it: a quoted string, or bfloat16's list.
 std::string descr_from_dtype(DType dtype) {
+  if (dtype == DType{DType::Code::BFloat, 16, 1}) return std::string(kBfloat16Descr);
   if (dtype.lanes == 1) {
     for (const DescrEntry& entry : kDescrs) {
       if (entry.dtype == dtype) {
         char order = dtype.bytes() == 1 ? '|' : '<';
-        return order + std::string(entry.kind_size);
+        return "'" + (order + std::string(entry.kind_size)) + "'";
       }
     }
   }
@@ -69,7 +78,7 @@ std::string descr_from_dtype(DType dtype) {
                         (dtype.lanes == 1 ? "" : "x" + std::to_string(dtype.lanes));
   runtime_error() << "a " << spelled
                   << " tensor cannot be written as .npy; supported: bool, int8-64, uint8-64, "
-                     "float16/32/64";
+                     "float16/32/64, bfloat16";
 }
 
 // A reader of the header's Python dict literal: {'descr': '<f4', 'fortran_order':
@@ -90,8 +99,7 @@ class HeaderParser {
       expect(':');
       if (key == "descr") {
         skip_space();
-        if (peek() == '[') fail(name_, "structured dtypes are not supported");
-        descr = parse_string();
+        descr = peek() == '[' ? parse_structured_descr() : parse_string();
       } else if (key == "fortran_order") {
         fortran_order = parse_bool();
       } else if (key == "shape") {
@@ -139,6 +147,18 @@ class HeaderParser {
     std::string value(text_.substr(pos_ + 1, end - pos_ - 1));
     pos_ = end + 1;
     return value;
+  }
+  // A structured dtype's list, which only bfloat16's may be.
+  std::string parse_structured_descr() {
+    size_t end = text_.find(']', pos_);
+    if (end == std::string_view::npos) error("unterminated list");
+    std::string descr(text_.substr(pos_, end + 1 - pos_));
+    if (descr != kBfloat16Descr) {
+      fail(name_, "structured dtypes are not supported (but bfloat16 as " +
+                      std::string(kBfloat16Descr) + ")");
+    }
+    pos_ = end + 1;
+    return descr;
   }
   bool parse_bool() {
     skip_space();
@@ -261,7 +281,7 @@ std::vector<uint8_t> format_npy(const NpyArray& array) {
     runtime_error() << "format_npy: " << array.data.size()
                     << " bytes of data do not match the shape";
   }
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (";
+  std::string header = "{'descr': " + descr + ", 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < array.shape.size(); ++i) {
     header += std::to_string(array.shape[i]);
     if (i + 1 < array.shape.size() || array.shape.size() == 1) header += ",";

@@ -1,5 +1,6 @@
 // NumPy .npy files (format versions 1.0-3.0): the inputs and outputs of `relaxc run`.
-// Little-endian, C order; bool, int8-64, uint8-64, float16/32/64.
+// Little-endian, C order; bool, int8-64, uint8-64, float16/32/64, and bfloat16 as the
+// structured dtype [('bfloat16', '<u2')] of its bits (NumPy has no bfloat16).
 #pragma once
 #include <cstdint>
 #include <span>

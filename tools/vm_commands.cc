@@ -4,6 +4,7 @@
 #include "tools/vm_commands.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -84,7 +85,8 @@ Runs the function NAME of PROGRAM on a device. PROGRAM is an executable written 
 'relaxc build', or a text module (.py or .relax) or an ONNX model (.onnx, imported as
 'relaxc import' does), which is built in memory for the device's target first; '-'
 reads an executable or a text module from standard input (so may one --input).
-Each --input is a NumPy .npy file (bool, int8-64, uint8-64, float16/32/64, C order),
+Each --input is a NumPy .npy file (bool, int8-64, uint8-64, float16/32/64, C order;
+bfloat16, which NumPy lacks, as the structured dtype [('bfloat16', '<u2')] of its bits),
 the function's arguments in order; they are copied to the device, the function is
 called, and the device's name is printed, then each output (the result, or each tensor
 of a result tuple, recursively) as one line: its name NAME_I, dtype, shape and first
@@ -216,8 +218,8 @@ std::string element_text(const std::vector<uint8_t>& bytes, runtime::DType dtype
       if (dtype.bits == 32) os << load(uint32_t{});
       if (dtype.bits == 64) os << load(uint64_t{});
       break;
-    case runtime::DType::Code::BFloat:
-      os << "?";
+    case runtime::DType::Code::BFloat:  // the high half of a float32
+      os << std::bit_cast<float>(static_cast<uint32_t>(load(uint16_t{})) << 16);
       break;
   }
   return os.str();

@@ -73,6 +73,8 @@ bool Target::supports(DataType dtype) const {
   }
 }
 
+bool Target::emulates_bfloat16() const { return kind == TargetKind::Vulkan && supports_int16; }
+
 Target vulkan_profile(const std::string& name) {
   Target t;
   t.kind = TargetKind::Vulkan;

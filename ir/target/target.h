@@ -55,6 +55,10 @@ struct Target {
 
   // Whether a value of `dtype` may appear in a kernel (loads, stores, arithmetic).
   bool supports(DataType dtype) const;
+  // bfloat16 without native support: a Vulkan target with 16-bit integer storage, where
+  // passes/tir legalize_bfloat16 keeps bfloat16 data as uint16 bits and computes in
+  // float32. Native bfloat16 (supports(bfloat16)) is CUDA's, from sm_80.
+  bool emulates_bfloat16() const;
 };
 
 // Parses a target string: "vulkan" (desktop profile), "vulkan -profile=mobile",

@@ -92,10 +92,19 @@ void check_memory(const DeviceKernel& kernel, const Target& target, std::string_
       << "' allows at most " << limit;
 }
 
+// Why bfloat16 is missing: legalize_bfloat16 leaves it only where it cannot emulate it.
+std::string bfloat16_remedy(const Target& target) {
+  if (target.kind == TargetKind::Cuda) return "; bfloat16 needs sm_80 or later";
+  return target.emulates_bfloat16()
+             ? ""
+             : "; bfloat16 is emulated in 16-bit integer storage, which it lacks";
+}
+
 void check_dtypes(const DeviceKernel& kernel, const Target& target) {
   auto refuse = [&](Span span, const std::string& what, DataType dtype) {
     user_error(span) << what << " of kernel '" << kernel.name << "' has dtype " << dtype.str()
-                     << ", which target '" << target.str() << "' does not support";
+                     << ", which target '" << target.str() << "' does not support"
+                     << (dtype.is_bfloat() ? bfloat16_remedy(target) : "");
   };
   for (const auto& [handle, buf] : kernel.func->buffer_map) {
     if (!target.supports(buf->dtype)) refuse(buf->span, "buffer '" + buf->name + "'", buf->dtype);

@@ -71,7 +71,14 @@ PrimFunc narrow_to_int32(const PrimFunc& kernel);
 // 8. Simplifies every expression of a kernel with the ranges of its loops known.
 PrimFunc simplify_kernel(const PrimFunc& kernel);
 
-// 9. Decides, once for every back end, which vectorized loops become vector code: a loop
+// 9. On a target that emulates bfloat16 (Target::emulates_bfloat16: Vulkan), bfloat16
+// buffers become uint16 buffers of the same bytes, loads widen to float32, arithmetic runs
+// in float32 rounded to bfloat16 after each operation, and stores round to nearest even
+// (NaN stays a quiet NaN), as the CUDA back end rounds. A bfloat16 scalar parameter is a
+// UserError. Kernels for other targets are returned unchanged.
+PrimFunc legalize_bfloat16(const PrimFunc& kernel, const Target& target);
+
+// 10. Decides, once for every back end, which vectorized loops become vector code: a loop
 // of 2 to target.max_vector_lanes lanes whose body is stores contiguous in its variable
 // and expressions (float math intrinsics the only calls; no control flow, lets,
 // allocations, barriers, ramps or broadcasts). Every other vectorized loop becomes

@@ -10,7 +10,10 @@ test whose graph inputs and outputs are all tensors is built with `relaxc build
 model.onnx --target D` and run with `relaxc run` on each of its data sets (the
 input_*.pb converted to .npy), and every output is compared with output_*.pb as ONNX's
 backend runner compares them: the same dtype and shape, values within rtol 1e-3 and
-atol 1e-7 (NaN equal to NaN). A test is
+atol 1e-7 (NaN equal to NaN). NumPy has no bfloat16: a bfloat16 graph input or output
+travels as relaxc's .npy spelling of it, the structured dtype [('bfloat16', '<u2')] of
+its bits, and is compared bit by bit, within one unit in the last place (onnx 1.12's data
+rounds to bfloat16 by truncation, relaxc to nearest even as CUDA and PyTorch do). A test is
 
   PASS         every output of every data set matches;
   UNSUPPORTED  relaxc refused the model with an "unsupported" error (an operator,
@@ -48,6 +51,8 @@ from onnx import numpy_helper  # noqa: E402
 
 RTOL = 1e-3
 ATOL = 1e-7
+# relaxc's .npy spelling of bfloat16 (runtime/npy.h): each element's bits in one field.
+BFLOAT16_NPY = np.dtype([("bfloat16", "<u2")])
 
 # The ONNX operators of each family of frontend/onnx/ops_<family>.cc; others are "other".
 FAMILIES = {
@@ -113,18 +118,40 @@ def load_tensor(path):
     return numpy_helper.to_array(tensor)
 
 
+def bfloat16_bits(array):
+    """The uint16 bits of bfloat16 data as numpy_helper gives it: float32 values (onnx
+    1.12 for a BFLOAT16 tensor, exact), or the bits (onnx 1.12's test data stores bfloat16
+    as UINT16)."""
+    if array.dtype == np.float32:
+        return (array.view(np.uint32) >> 16).astype(np.uint16)
+    return array.view(np.uint16)
+
+
+def graph_dtypes(values, initializers=()):
+    """The ONNX elem_type of each tensor in `values` that is not an initializer."""
+    return [v.type.tensor_type.elem_type for v in values if v.name not in initializers]
+
+
 def first_lines(text, count=3):
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return " | ".join(lines[:count]) if lines else "(no output)"
 
 
-def compare(actual, expected):
-    """None if actual matches expected as ONNX's runner compares, else what differs."""
+def compare(actual, expected, is_bfloat16=False):
+    """None if actual matches expected as ONNX's runner compares, else what differs.
+    bfloat16 outputs are their bits (uint16); they match within one unit in the last
+    place, with the same sign, or as equal values (NaN equal to NaN)."""
     if actual.dtype != expected.dtype:
         return f"dtype {actual.dtype}, expected {expected.dtype}"
     if actual.shape != expected.shape:
         return f"shape {actual.shape}, expected {expected.shape}"
-    if expected.dtype.kind in "biu":
+    if is_bfloat16:
+        values = [(bits.astype(np.uint32) << 16).view(np.float32) for bits in (actual, expected)]
+        ulps = np.abs(actual.astype(np.int32) - expected.astype(np.int32))
+        same_sign = (actual >> 15) == (expected >> 15)
+        bad = ~(((ulps <= 1) & same_sign) | (values[0] == values[1]) |
+                (np.isnan(values[0]) & np.isnan(values[1])))
+    elif expected.dtype.kind in "biu":
         bad = actual != expected
     else:
         bad = ~np.isclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True)
@@ -156,6 +183,9 @@ def run_test(test_dir, work_dir, args):
         output = build.stdout + build.stderr
         status = "UNSUPPORTED" if ": unsupported:" in output else "FAIL"
         return status, f"relaxc build exited {build.returncode}: {first_lines(output)}"
+    graph = onnx.load(os.path.join(test_dir, "model.onnx")).graph
+    input_types = graph_dtypes(graph.input, {i.name for i in graph.initializer})
+    output_types = graph_dtypes(graph.output)
     data_sets = sorted(d for d in os.listdir(test_dir) if d.startswith("test_data_set_"))
     for data_set in data_sets:
         data_dir = os.path.join(test_dir, data_set)
@@ -163,7 +193,10 @@ def run_test(test_dir, work_dir, args):
         count = len([f for f in os.listdir(data_dir) if f.startswith("input_")])
         for k in range(count):
             path = os.path.join(work_dir, f"{data_set}_input_{k}.npy")
-            np.save(path, load_tensor(os.path.join(data_dir, f"input_{k}.pb")))
+            tensor = load_tensor(os.path.join(data_dir, f"input_{k}.pb"))
+            if input_types[k] == onnx.TensorProto.BFLOAT16:
+                tensor = bfloat16_bits(tensor).view(BFLOAT16_NPY)
+            np.save(path, tensor)
             command += ["--input", path]
         out_dir = os.path.join(work_dir, data_set)
         run = relaxc(command + ["--output-dir", out_dir])
@@ -178,7 +211,13 @@ def run_test(test_dir, work_dir, args):
             path = os.path.join(out_dir, f"main_{k}.npy")
             if not os.path.exists(path):
                 return "FAIL", f"{data_set}: output {k} missing ({path})"
-            difference = compare(np.load(path), expected)
+            actual = np.load(path)
+            is_bfloat16 = output_types[k] == onnx.TensorProto.BFLOAT16
+            if is_bfloat16:
+                if actual.dtype != BFLOAT16_NPY:
+                    return "FAIL", f"{data_set}: output {k}: dtype {actual.dtype}, expected bfloat16"
+                actual, expected = actual["bfloat16"], bfloat16_bits(expected)
+            difference = compare(actual, expected, is_bfloat16)
             if difference:
                 return "FAIL", f"{data_set}: output {k}: {difference}"
     shutil.rmtree(work_dir, ignore_errors=True)

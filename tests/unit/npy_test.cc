@@ -105,9 +105,10 @@ TEST(Npy, Descriptors) {
 }
 
 TEST(Npy, RoundTripsEveryDtype) {
-  for (DType dtype : {DType::Bool(), DType::Int(8), DType::Int(16), DType::Int(32), DType::Int(64),
-                      DType::UInt(8), DType::UInt(16), DType::UInt(32), DType::UInt(64),
-                      DType::Float(16), DType::Float(32), DType::Float(64)}) {
+  for (DType dtype :
+       {DType::Bool(), DType::Int(8), DType::Int(16), DType::Int(32), DType::Int(64),
+        DType::UInt(8), DType::UInt(16), DType::UInt(32), DType::UInt(64), DType::Float(16),
+        DType::Float(32), DType::Float(64), DType{DType::Code::BFloat, 16, 1}}) {
     NpyArray a;
     a.dtype = dtype;
     a.shape = {3, 1, 2};
@@ -140,6 +141,22 @@ TEST(Npy, WritesNumpysHeader) {
   std::vector<uint8_t> scalar_bytes = format_npy(a);
   std::string scalar(scalar_bytes.begin() + 10, scalar_bytes.end() - 4);
   EXPECT_TRUE(scalar.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (), }"));
+}
+
+// NumPy has no bfloat16: np.save of bits.view([("bfloat16", "<u2")]), bytes spelled out.
+TEST(Npy, Bfloat16AsNumpysStructuredBits) {
+  std::vector<uint8_t> data = {0x80, 0x3f, 0xc0, 0x7f};  // 1.0, NaN
+  NpyArray a = parse_npy(
+      npy_bytes("{'descr': [('bfloat16', '<u2')], 'fortran_order': False, 'shape': (2,), }", data),
+      "bf16.npy");
+  EXPECT_EQ(a.dtype, (DType{DType::Code::BFloat, 16, 1}));
+  EXPECT_EQ(a.shape, (std::vector<int64_t>{2}));
+  EXPECT_EQ(a.data, data);
+  std::vector<uint8_t> bytes = format_npy(a);
+  std::string header(bytes.begin() + 10, bytes.end() - 4);
+  EXPECT_TRUE(header.starts_with(
+      "{'descr': [('bfloat16', '<u2')], 'fortran_order': False, 'shape': (2,), }"))
+      << header;
 }
 
 TEST(Npy, FileRoundTrip) {
@@ -185,11 +202,13 @@ TEST(Npy, BadFiles) {
   EXPECT_EQ(with_dict("{'descr': '>f4', 'fortran_order': False, 'shape': (4,), }"),
             "in.npy: '>f4': big-endian data is not supported");
   EXPECT_EQ(with_dict("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }"),
-            "in.npy: unsupported dtype '<c8'; supported: bool, int8-64, uint8-64, float16/32/64");
+            "in.npy: unsupported dtype '<c8'; supported: bool, int8-64, uint8-64, float16/32/64, "
+            "bfloat16 as [('bfloat16', '<u2')]");
   EXPECT_EQ(with_dict("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }"),
             "in.npy: Fortran-order arrays are not supported; save in C order");
   EXPECT_EQ(with_dict("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (4,), }"),
-            "in.npy: structured dtypes are not supported");
+            "in.npy: structured dtypes are not supported (but bfloat16 as [('bfloat16', "
+            "'<u2')])");
   EXPECT_EQ(with_dict("{'descr': '<f4', 'fortran_order': False, }"),
             "in.npy: bad header at offset 41: no 'shape' in "
             "\"{'descr': '<f4', 'fortran_order': False, }\"");
@@ -220,16 +239,16 @@ TEST(Npy, BadFiles) {
 
 TEST(Npy, RefusesToWriteWhatNpyCannotHold) {
   NpyArray a;
-  a.dtype = DType{DType::Code::BFloat, 16, 1};
+  a.dtype = DType{DType::Code::Float, 32, 4};
   a.shape = {1};
-  a.data = {0, 0};
+  a.data = std::vector<uint8_t>(16);
   try {
     format_npy(a);
     FAIL() << "no error";
   } catch (const RuntimeError& e) {
     EXPECT_STREQ(e.what(),
-                 "a bfloat16 tensor cannot be written as .npy; supported: bool, int8-64, "
-                 "uint8-64, float16/32/64");
+                 "a float32x4 tensor cannot be written as .npy; supported: bool, int8-64, "
+                 "uint8-64, float16/32/64, bfloat16");
   }
 }
 

@@ -26,6 +26,7 @@
 # STEPS: # after narrow-to-int32 [vulkan -profile=mobile]
 # STEPS: def fused_dense_bias_relu_kernel({{.*}}n: T.int32):
 # STEPS: # after simplify-kernel [vulkan -profile=mobile]
+# STEPS: # after legalize-bfloat16 [vulkan -profile=mobile]
 # STEPS: # after legalize-vector-loops [vulkan -profile=mobile]
 # STEPS: # after check-kernel-limits [vulkan -profile=mobile]
 #
@@ -40,7 +41,7 @@
 # The kernels printed after a step are a module that prints back the same.
 # RUN: %relaxc opt %S/../../../examples/mlp.py --target "vulkan -profile=mobile" --passes=default-gpu-schedule,unify-thread-bindings,lower-cross-thread-reduction,lower-blocks,split-host-device > %t/split.py
 # RUN: %relaxc print %t/split.py | diff %t/split.py -
-# RUN: %relaxc opt %t/split.py --passes=insert-shared-barriers,compact-buffer-allocations,flatten-buffers,narrow-to-int32,simplify-kernel,legalize-vector-loops,check-kernel-limits > %t/kernels.py
+# RUN: %relaxc opt %t/split.py --passes=insert-shared-barriers,compact-buffer-allocations,flatten-buffers,narrow-to-int32,simplify-kernel,legalize-bfloat16,legalize-vector-loops,check-kernel-limits > %t/kernels.py
 # RUN: %relaxc print %t/kernels.py | diff %t/kernels.py -
 # RUN: FileCheck %s --check-prefix=KERNELS < %t/kernels.py
 # KERNELS: def dense_kernel(var_x: T.handle, w: T.Buffer((2048,)), var_y: T.handle, n: T.int32):
@@ -107,5 +108,6 @@
 # HELP-NEXT: default-gpu-schedule *
 # HELP-NEXT: unify-thread-bindings
 # HELP: simplify-kernel *
+# HELP-NEXT: legalize-bfloat16
 # HELP-NEXT: legalize-vector-loops
 # HELP-NEXT: check-kernel-limits
