@@ -97,6 +97,26 @@ TEST(LegalizeBfloat16, ExactOperationsDoNotRound) {
               tir::legalize_bfloat16(before, vulkan()));
 }
 
+// A local bfloat16 buffer becomes uint16 too; reinterpreting to bfloat16 takes the bits
+// as they are, and from bfloat16 gives the rounded bits.
+TEST(LegalizeBfloat16, ReinterpretAndLocalBuffers) {
+  tir::PrimFunc before = kernel(R"(A: T.Buffer((4,), "bfloat16"), B: T.Buffer((4,), "int16"))",
+                                R"(        for i in range(4):
+            L = T.alloc_buffer((1,), "bfloat16", scope="local")
+            L[0] = T.reinterpret("bfloat16", B[i])
+            B[i] = T.reinterpret("int16", L[0] + A[i])
+)");
+  std::string sum = widened("L[0]") + " + " + widened("A[i]");
+  std::string after = R"(        s = T.uint32()
+        for i in range(4):
+            L = T.alloc_buffer((1,), "uint16", scope="local")
+            L[0] = T.reinterpret("uint16", B[i])
+            B[i] = T.reinterpret("int16", )" +
+                      rounded_bits("s", sum) + ")\n";
+  expect_same(kernel(R"(A: T.Buffer((4,), "uint16"), B: T.Buffer((4,), "int16"))", after),
+              tir::legalize_bfloat16(before, vulkan()));
+}
+
 TEST(LegalizeBfloat16, NativeOrImpossibleLeftAlone) {
   tir::PrimFunc before = kernel(kCastParams, kCastBody);
   EXPECT_TRUE(vulkan().emulates_bfloat16());
