@@ -94,7 +94,7 @@ void check_memory(const DeviceKernel& kernel, const Target& target, std::string_
 
 // Why bfloat16 is missing: legalize_bfloat16 leaves it only where it cannot emulate it.
 std::string bfloat16_remedy(const Target& target) {
-  if (target.kind == TargetKind::Cuda) return "; bfloat16 needs sm_80 or later";
+  if (target.kind == TargetKind::Cuda) return "; bfloat16 arithmetic needs sm_80 or later";
   return target.emulates_bfloat16()
              ? ""
              : "; bfloat16 is emulated in 16-bit integer storage, which it lacks";

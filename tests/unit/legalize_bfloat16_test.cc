@@ -134,7 +134,7 @@ TEST(LegalizeBfloat16, NativeOrImpossibleLeftAlone) {
               tir::check_kernel_limits(tir::launch_of_kernel(kept, "k"), cuda_target(70));
             }),
             "buffer 'B' of kernel 'k' has dtype bfloat16, which target 'cuda -arch=sm_70' does "
-            "not support; bfloat16 needs sm_80 or later");
+            "not support; bfloat16 arithmetic needs sm_80 or later");
 }
 
 TEST(LegalizeBfloat16, RefusesBfloat16Scalars) {
