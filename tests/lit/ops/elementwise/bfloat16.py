@@ -10,6 +10,9 @@
 # VALID-NOT: spirv-val:
 # RUN: %python %S/../Inputs/bfloat16_check.py %t/bf16.rxe --relaxc %relaxc --work %t | FileCheck %s
 # CHECK: ok: 5 outputs match NumPy
+# relaxc run reads and prints bfloat16: 1 + 3 * 2^-8 ties to 1 + 2^-6, 1028 to 1024.
+# RUN: %relaxc run %t/bf16.rxe --input %t/x.npy --input %t/a.npy --input %t/b.npy | FileCheck %s --check-prefix=PRINTED
+# PRINTED: main_0: bfloat16 (224,) [1, 1.01562, -1, 1024, nan, nan, -nan, nan, ...]
 
 @I.ir_module
 class Module:
