@@ -51,6 +51,8 @@ PrimExpr widened_bits(const PrimExpr& value) {
   if (as_float == nullptr || as_float->op != "tir.reinterpret") return {};
   const auto* shift = as_float->args[0].as<CallNode>();
   if (shift == nullptr || shift->op != "tir.shift_left") return {};
+  const auto* amount = shift->args[1].as<BroadcastNode>();
+  if (!is_const_int(amount != nullptr ? amount->value : shift->args[1], 16)) return {};
   const auto* bits = shift->args[0].as<CastNode>();
   if (bits == nullptr || bits->value->dtype.element_of() != DataType::UInt(16)) return {};
   return bits->value;
