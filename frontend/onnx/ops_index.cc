@@ -1,7 +1,7 @@
-// The index family's converters: Gather, GatherElements, GatherND, ScatterElements,
-// ScatterND, OneHot, Resize, DepthToSpace, SpaceToDepth, Trilu. ONNX indices may be
-// negative (counting from the end) where the Relax operators expect them in range, so
-// indices not known to be non-negative are wrapped first.
+// The index family's converters: Gather, GatherElements, GatherND, Scatter,
+// ScatterElements, ScatterND, OneHot, Resize, DepthToSpace, SpaceToDepth, Trilu. ONNX indices may
+// be negative (counting from the end) where the Relax operators expect them in range, so indices
+// not known to be non-negative are wrapped first.
 #include <cmath>
 #include <string>
 #include <utility>
@@ -90,12 +90,20 @@ std::string reduction_of(NodeContext& ctx) {
   return r == "none" ? "update" : r;
 }
 
-std::vector<Value> convert_scatter_elements(NodeContext& ctx) {
+std::vector<Value> scatter_elements(NodeContext& ctx, const std::string& reduction) {
   auto [axis, indices] = axis_and_indices(ctx);
-  return single(ctx.emit_op("relax.scatter_elements", {ctx.tensor(0), indices, ctx.tensor(2)},
-                            Attrs({{"axis", AttrValue::integer(axis)},
-                                   {"reduction", AttrValue::string(reduction_of(ctx))}})));
+  return single(ctx.emit_op(
+      "relax.scatter_elements", {ctx.tensor(0), indices, ctx.tensor(2)},
+      Attrs({{"axis", AttrValue::integer(axis)}, {"reduction", AttrValue::string(reduction)}})));
 }
+
+std::vector<Value> convert_scatter_elements(NodeContext& ctx) {
+  return scatter_elements(ctx, reduction_of(ctx));
+}
+
+// Scatter (opsets 9 and 10; the ONNX checker refuses it from 11, where it is deprecated)
+// is ScatterElements without a reduction.
+std::vector<Value> convert_scatter(NodeContext& ctx) { return scatter_elements(ctx, "update"); }
 
 std::vector<Value> convert_scatter_nd(NodeContext& ctx) {
   Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, 0));
@@ -449,6 +457,7 @@ void register_index_converters(ConverterTable& table) {
   table.add("Gather", 1, gather_along_axis("relax.take"));
   table.add("GatherElements", 11, gather_along_axis("relax.gather_elements"));
   table.add("GatherND", 11, convert_gather_nd);
+  table.add("Scatter", 9, convert_scatter);
   table.add("ScatterElements", 11, convert_scatter_elements);
   table.add("ScatterND", 11, convert_scatter_nd);
   table.add("OneHot", 9, convert_one_hot);
