@@ -147,6 +147,7 @@ void register_index_converters(ConverterTable& table);        // Gather*, Scatte
 void register_data_dependent_converters(ConverterTable& table);  // NonZero, Compress, Unique
 void register_loss_converters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void register_rnn_converters(ConverterTable& table);          // RNN, GRU, LSTM
+void register_signal_converters(ConverterTable& table);       // HannWindow, HammingWindow, BlackmanWindow
 
 // Every family's converters.
 const ConverterTable& converter_table();

@@ -40,6 +40,7 @@ const ConverterTable& converter_table() {
     register_data_dependent_converters(t);
     register_loss_converters(t);
     register_rnn_converters(t);
+    register_signal_converters(t);
     return t;
   }();
   return table;

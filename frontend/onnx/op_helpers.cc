@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "ir/support/diagnostics.h"
+#include "frontend/onnx/tensor_proto.h"
 
 namespace relaxc::onnx_import {
 
@@ -49,6 +50,20 @@ int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
                 ", " + std::to_string(ndim) + ") for a tensor of rank " + std::to_string(ndim));
   }
   return axis < 0 ? axis + ndim : axis;
+}
+
+DataType attr_element_type(const NodeContext& ctx, const std::string& name,
+                           std::optional<int64_t> def) {
+  int64_t code = ctx.attr_int(name, def);
+  if (!onnx::TensorProto_DataType_IsValid(static_cast<int>(code))) {
+    ctx.invalid("attribute '" + name + "' (" + std::to_string(code) + ") is no ONNX element type");
+  }
+  std::optional<DataType> dtype = dtype_of(static_cast<int32_t>(code));
+  if (!dtype) {
+    ctx.unsupported("attribute '" + name + "': relaxc has no tensors of element type " +
+                    onnx_type_name(static_cast<int32_t>(code)));
+  }
+  return *dtype;
 }
 
 relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax::Expr b) {

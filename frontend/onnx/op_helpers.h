@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ std::vector<relax::PrimExpr> input_dims(const NodeContext& ctx, size_t i, const 
 // axis comes from ("attribute 'axis'", "input 1 'axes'").
 int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
                         const std::string& what);
+
+// The element type that attribute `name` gives as an ONNX element type code
+// (TensorProto::DataType; `def` when the node does not give it): an error naming the
+// attribute when the code is no ONNX type (invalid) or one relaxc has no tensors of
+// (unsupported).
+DataType attr_element_type(const NodeContext& ctx, const std::string& name,
+                           std::optional<int64_t> def = {});
 
 // A call of the Relax operator `relax.<op>` on two tensors (add, multiply, equal, ...).
 relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax::Expr b);

@@ -4,14 +4,11 @@
 // Relax operators of ir/relax/ops/ (activations without an operator of their own are
 // composed from the elementwise ones). Arithmetic on shapes never reaches them: the
 // importer folds it first (shape_values.h).
-#include <onnx/onnx_pb.h>
-
 #include <cmath>
 #include <sstream>
 
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/op_helpers.h"
-#include "frontend/onnx/tensor_proto.h"
 
 namespace relaxc::onnx_import {
 
@@ -44,16 +41,7 @@ Expr convert(NodeContext& ctx, const Expr& x, DataType dtype) {
 }
 
 std::vector<Value> convert_cast(NodeContext& ctx) {
-  int64_t to = ctx.attr_int("to");
-  if (!onnx::TensorProto_DataType_IsValid(static_cast<int>(to))) {
-    ctx.invalid("attribute 'to' (" + std::to_string(to) + ") is no ONNX element type");
-  }
-  std::optional<DataType> dtype = dtype_of(static_cast<int32_t>(to));
-  if (!dtype) {
-    ctx.unsupported("attribute 'to': relaxc has no tensors of element type " +
-                    onnx_type_name(static_cast<int32_t>(to)));
-  }
-  return single(convert(ctx, ctx.tensor(0), *dtype));
+  return single(convert(ctx, ctx.tensor(0), attr_element_type(ctx, "to")));
 }
 
 std::vector<Value> convert_cast_like(NodeContext& ctx) {

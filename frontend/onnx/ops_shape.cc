@@ -12,7 +12,6 @@
 #include "frontend/onnx/op_helpers.h"
 #include "frontend/onnx/shape_run_time.h"
 #include "frontend/onnx/shape_values.h"
-#include "frontend/onnx/tensor_proto.h"
 #include "ir/arith/analyzer.h"
 #include "ir/relax/ops/op_common.h"
 
@@ -519,12 +518,7 @@ std::vector<Value> convert_eye_like(NodeContext& ctx) {
   std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
   if (dims.size() != 2) ctx.invalid("input 0 must have rank 2");
   DataType dtype = input_tensor(ctx, 0, "input").dtype;
-  if (ctx.has_attr("dtype")) {
-    auto code = static_cast<int32_t>(ctx.attr_int("dtype"));
-    std::optional<DataType> d = dtype_of(code);
-    if (!d) ctx.unsupported("attribute 'dtype' " + onnx_type_name(code));
-    dtype = *d;
-  }
+  if (ctx.has_attr("dtype")) dtype = attr_element_type(ctx, "dtype");
   if (!tir::as_const_int(dims[0]) || !tir::as_const_int(dims[1])) {
     ctx.unsupported("input 0 has dynamic dims; relax.eye takes constant sizes");
   }

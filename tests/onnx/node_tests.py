@@ -75,6 +75,7 @@ FAMILIES = {
     "data_dependent": "NonZero Compress Unique",
     "loss": "NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss",
     "rnn": "RNN GRU LSTM",
+    "signal": "HannWindow HammingWindow BlackmanWindow",
 }
 FAMILY_OF = {op: family for family, ops in FAMILIES.items() for op in ops.split()}
 STATUSES = ("PASS", "FAIL", "UNSUPPORTED", "SKIPPED")

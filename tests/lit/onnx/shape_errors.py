@@ -98,6 +98,12 @@ expect_error("expand ambiguous", expand, [np.zeros(2, np.float32), np.zeros(2, n
 expect_error("eyelike dynamic",
              one_node("EyeLike", [("x", np.float32, ["n", 2])], [("y", np.float32, [None, 2])]),
              [x], "dynamic dims")
+# CHECK: ok: eyelike dtype string
+# CHECK-NEXT: error: {{.*}}: node 'eyelike' (EyeLike, opset 13): unsupported: attribute 'dtype': relaxc has no tensors of element type STRING
+expect_error("eyelike dtype string",
+             one_node("EyeLike", [("x", np.float32, [2, 2])], [("y", np.float32, [2, 2])],
+                      attrs={"dtype": 8}),
+             [x[:, :2]], "element type STRING")
 
 # Attribute values the library cannot express.
 # CHECK: ok: pad wrap
