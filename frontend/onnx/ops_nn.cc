@@ -426,34 +426,69 @@ std::vector<Value> convert_global_lp_pool(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- normalizations
 
+// BatchNormalization in inference normalizes with the given statistics. With
+// training_mode = 1 (opset 14 on) the batch's statistics normalize (the mean and the
+// biased variance over every axis but the channel) and outputs 1 and 2 are the running
+// statistics, input * momentum + batch * (1 - momentum): relax.nn.batch_norm in training,
+// whose momentum weighs the batch instead. Before opset 14 the training form (outputs 1
+// to 4) is refused.
 std::vector<Value> convert_batch_norm(NodeContext& ctx) {
-  for (size_t i = 1; i < 5; ++i) {
-    if (has_output(ctx, i)) {
-      ctx.unsupported("output " + std::to_string(i) +
-                      " (a training statistic) is not supported: relaxc imports the inference "
-                      "form of BatchNormalization");
+  bool training = false;
+  if (ctx.opset() >= 14) {
+    int64_t mode = ctx.attr_int("training_mode", 0);
+    if (mode != 0 && mode != 1) {
+      ctx.invalid("attribute 'training_mode' is " + std::to_string(mode) + "; it must be 0 or 1");
     }
-  }
-  if (ctx.attr_int("training_mode", 0) != 0) {
-    ctx.unsupported(
-        "attribute 'training_mode' = 1 is not supported: relaxc imports the "
-        "inference form of BatchNormalization");
+    training = mode == 1;
+    if (!training && (has_output(ctx, 1) || has_output(ctx, 2))) {
+      ctx.invalid(
+          "outputs 1 and 2 (the running statistics) are given only with attribute "
+          "'training_mode' = 1");
+    }
+  } else {
+    for (size_t i = 1; i < 5; ++i) {
+      if (has_output(ctx, i)) {
+        ctx.unsupported("output " + std::to_string(i) +
+                        " (a training statistic) is not supported before opset 14: relaxc "
+                        "imports the inference form of BatchNormalization");
+      }
+    }
   }
   if (ctx.attr_int("spatial", 1) != 1) {
     ctx.unsupported(
         "attribute 'spatial' = 0 (statistics per element, not per channel) is not "
         "supported");
   }
-  if (input_tensor(ctx, 0, "X").ndim < 2) {
-    ctx.invalid("input 0 'X' must have at least 2 dimensions (N, C, ...)");
+  const relax::TensorStructInfoNode& x = input_tensor(ctx, 0, "X");
+  if (x.ndim < 2) ctx.invalid("input 0 'X' must have at least 2 dimensions (N, C, ...)");
+  static const char* const kParameters[] = {"scale", "B", "input_mean", "input_var"};
+  for (size_t i = 1; i < 5; ++i) {
+    DataType dtype = input_tensor_any_rank(ctx, i, kParameters[i - 1]).dtype;
+    if (dtype != x.dtype) {
+      ctx.unsupported("input " + std::to_string(i) + " '" + kParameters[i - 1] + "' is " +
+                      dtype.str() + " and input 0 'X' " + x.dtype.str() +
+                      "; relaxc's batch_norm takes one dtype");
+    }
+  }
+  double momentum = ctx.attr_float("momentum", 0.9);
+  if (training && !(momentum >= 0 && momentum <= 1)) {
+    ctx.unsupported("attribute 'momentum' is " + std::to_string(momentum) +
+                    "; relaxc's batch_norm takes a momentum in [0, 1]");
   }
   Attrs attrs({{"axis", AttrValue::integer(1)},
                {"epsilon", AttrValue::floating(ctx.attr_float("epsilon", 1e-5))},
-               {"training", AttrValue::boolean(false)}});
+               {"momentum", AttrValue::floating(1 - momentum)},
+               {"training", AttrValue::boolean(training)}});
   Expr tuple = ctx.emit_op(
       "relax.nn.batch_norm",
       {ctx.tensor(0), ctx.tensor(1), ctx.tensor(2), ctx.tensor(3), ctx.tensor(4)}, attrs);
-  return single(ctx.builder().tuple_get_item(tuple, 0));
+  relax::BlockBuilder& bb = ctx.builder();
+  std::vector<Value> out = single(bb.tuple_get_item(tuple, 0));
+  if (training) {
+    out.push_back(Value{bb.tuple_get_item(tuple, 1), {}, {}});
+    out.push_back(Value{bb.tuple_get_item(tuple, 2), {}, {}});
+  }
+  return out;
 }
 
 std::vector<Value> convert_instance_norm(NodeContext& ctx) {

@@ -1,7 +1,7 @@
 # ONNX BatchNormalization (inference), InstanceNormalization, LayerNormalization (axis,
 # no bias, the Mean and InvStdDev outputs), LRN, and Softmax / LogSoftmax / Hardmax
 # before opset 13 (the input seen as 2-D at 'axis') and from 13 (one axis), run through
-# relaxc on lavapipe against NumPy; and the refusals of the training forms.
+# relaxc on lavapipe against NumPy. BatchNormalization's training form is nn_norm_training.py's.
 #
 # RUN: rm -rf %t && %onnx_check %s --work %t | FileCheck %s
 
@@ -141,21 +141,3 @@ check_model("hardmax_symbolic_axis", model,
              {"h": np.float32(rng.integers(0, 3, (4, 2)))}],
             lambda h: hardmax(h, -1))
 # CHECK: ok: hardmax_symbolic_axis
-
-# Refusals: the training forms of BatchNormalization.
-inits = {"s": scale, "b": bias, "m": mean, "v": var}
-model = make_model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
-                                     ["y", "rm", "rv"], name="bn", training_mode=1)],
-                   [tensor_info("x", np.float32, [2, 3, 4, 5])],
-                   [tensor_info("y", np.float32, [2, 3, 4, 5]), tensor_info("rm", np.float32, [3]),
-                    tensor_info("rv", np.float32, [3])], inits, opset=15)
-expect_error("batchnorm_training", model, [x], "(a training statistic) is not supported")
-# CHECK: ok: batchnorm_training
-# CHECK-NEXT: error: {{.*}}'bn' (BatchNormalization, opset 15){{.*}}output 1 (a training statistic) is not supported
-model = make_model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"],
-                                     name="bn", training_mode=1)],
-                   [tensor_info("x", np.float32, [2, 3, 4, 5])],
-                   [tensor_info("y", np.float32, [2, 3, 4, 5])], inits, opset=15)
-expect_error("batchnorm_training_mode", model, [x], "attribute 'training_mode' = 1 is not supported")
-# CHECK: ok: batchnorm_training_mode
-# CHECK-NEXT: error: {{.*}}'bn' (BatchNormalization, opset 15){{.*}}attribute 'training_mode' = 1 is not supported
