@@ -3,6 +3,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
+
 #include "ir/support/diagnostics.h"
 #include "frontend/onnx/tensor_proto.h"
 
@@ -50,6 +52,19 @@ int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
                 ", " + std::to_string(ndim) + ") for a tensor of rank " + std::to_string(ndim));
   }
   return axis < 0 ? axis + ndim : axis;
+}
+
+std::vector<int64_t> normalized_axes(const NodeContext& ctx, const std::vector<int64_t>& axes,
+                                     int64_t ndim, const std::string& what) {
+  std::vector<int64_t> normalized;
+  for (int64_t axis : axes) {
+    int64_t a = normalized_axis(ctx, axis, ndim, what);
+    if (std::find(normalized.begin(), normalized.end(), a) != normalized.end()) {
+      ctx.invalid(what + " names axis " + std::to_string(a) + " twice");
+    }
+    normalized.push_back(a);
+  }
+  return normalized;
 }
 
 DataType attr_element_type(const NodeContext& ctx, const std::string& name,

@@ -38,6 +38,11 @@ int64_t normalized_axis(const NodeContext& ctx, int64_t axis, int64_t ndim,
 DataType attr_element_type(const NodeContext& ctx, const std::string& name,
                            std::optional<int64_t> def = {});
 
+// Each of `axes` made non-negative by normalized_axis; an error naming `what` when one is
+// out of range or given twice.
+std::vector<int64_t> normalized_axes(const NodeContext& ctx, const std::vector<int64_t>& axes,
+                                     int64_t ndim, const std::string& what);
+
 // A call of the Relax operator `relax.<op>` on two tensors (add, multiply, equal, ...).
 relax::Expr binary(NodeContext& ctx, const std::string& op, relax::Expr a, relax::Expr b);
 

@@ -539,6 +539,23 @@ std::vector<Value> convert_layer_norm(NodeContext& ctx) {
   return out;
 }
 
+// MeanVarianceNormalization: (X - mean) / (sqrt(variance) + 1e-9) over 'axes' (default
+// [0, 2, 3]), as the operator's ONNX function body defines it; the variance is the mean
+// of the squared deviations, which the body's E[X^2] - E[X]^2 equals without its
+// cancellation.
+std::vector<Value> convert_mean_variance_normalization(NodeContext& ctx) {
+  const relax::TensorStructInfoNode& x = input_tensor(ctx, 0, "X");
+  std::vector<int64_t> axes = normalized_axes(
+      ctx, ctx.attr_ints("axes", std::vector<int64_t>{0, 2, 3}), x.ndim, "attribute 'axes'");
+  Attrs reduce({{"axis", ints(axes)}, {"keepdims", AttrValue::boolean(true)}});
+  Expr mean = ctx.emit_op("relax.mean", {ctx.tensor(0)}, reduce);
+  Expr centered = binary(ctx, "subtract", ctx.tensor(0), mean);
+  Expr variance = ctx.emit_op("relax.mean", {binary(ctx, "multiply", centered, centered)}, reduce);
+  Expr deviation = binary(ctx, "add", ctx.emit_op("relax.sqrt", {variance}),
+                          scalar_constant(ctx, x.dtype, 1e-9));
+  return single(binary(ctx, "divide", centered, deviation));
+}
+
 // LRN: the sum of squares over a window of channels is an average pooling (padding
 // counted) over the channel axis of x^2 seen as (N, 1, C, rest), times the window size;
 // alpha / size * sum is therefore alpha * average.
@@ -629,6 +646,7 @@ void register_nn_converters(ConverterTable& table) {
   table.add("InstanceNormalization", 1, convert_instance_norm);
   table.add("LayerNormalization", 17, convert_layer_norm);
   table.add("LRN", 1, convert_lrn);
+  table.add("MeanVarianceNormalization", 9, convert_mean_variance_normalization);
   table.add("Softmax", 1, softmax_like("softmax"));
   table.add("LogSoftmax", 1, softmax_like("log_softmax"));
   table.add("Hardmax", 1, softmax_like("hardmax"));

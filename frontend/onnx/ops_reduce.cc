@@ -54,16 +54,8 @@ Reduction reduction_of(const NodeContext& ctx, bool axes_from_input) {
     r.identity = ctx.attr_int("noop_with_empty_axes", 0) != 0;
     return r;
   }
-  std::vector<int64_t> normalized;
-  for (int64_t axis : axes) {
-    int64_t a =
-        normalized_axis(ctx, axis, ndim, axes_from_input ? "input 1 'axes'" : "attribute 'axes'");
-    if (std::find(normalized.begin(), normalized.end(), a) != normalized.end()) {
-      ctx.invalid("'axes' names axis " + std::to_string(a) + " twice");
-    }
-    normalized.push_back(a);
-  }
-  r.axes = std::move(normalized);
+  r.axes =
+      normalized_axes(ctx, axes, ndim, axes_from_input ? "input 1 'axes'" : "attribute 'axes'");
   return r;
 }
 

@@ -65,7 +65,8 @@ FAMILIES = {
         DequantizeLinear DynamicQuantizeLinear""",
     "nn": """Gemm MatMul Einsum Conv ConvTranspose MaxPool AveragePool GlobalAveragePool
         GlobalMaxPool LpPool GlobalLpPool BatchNormalization LayerNormalization
-        GroupNormalization InstanceNormalization Softmax LogSoftmax Hardmax LRN""",
+        GroupNormalization InstanceNormalization MeanVarianceNormalization Softmax LogSoftmax
+        Hardmax LRN""",
     "reduce": """ReduceSum ReduceMean ReduceMax ReduceMin ReduceProd ReduceL1 ReduceL2
         ReduceLogSum ReduceLogSumExp ReduceSumSquare ArgMax ArgMin TopK CumSum""",
     "shape": """Shape Size Reshape Flatten Squeeze Unsqueeze Transpose Concat Split Slice
