@@ -143,7 +143,7 @@ void register_elementwise_converters(ConverterTable& table);  // math, activatio
 void register_nn_converters(ConverterTable& table);           // Gemm, MatMul, Einsum, Conv, pooling, norms, Softmax
 void register_reduce_converters(ConverterTable& table);       // Reduce*, ArgMax/ArgMin, TopK, CumSum
 void register_shape_converters(ConverterTable& table);        // Shape, Size, Reshape, ..., Concat, Slice, Expand, Range
-void register_index_converters(ConverterTable& table);        // Gather*, Scatter*, OneHot, Resize, DepthToSpace, Trilu
+void register_index_converters(ConverterTable& table);        // Gather*, Scatter*, ReverseSequence, OneHot, Resize, DepthToSpace, Trilu
 void register_data_dependent_converters(ConverterTable& table);  // NonZero, Compress, Unique
 void register_loss_converters(ConverterTable& table);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void register_rnn_converters(ConverterTable& table);          // RNN, GRU, LSTM

@@ -1,7 +1,7 @@
 // The index family's converters: Gather, GatherElements, GatherND, Scatter,
-// ScatterElements, ScatterND, OneHot, Resize, DepthToSpace, SpaceToDepth, Trilu. ONNX indices may
-// be negative (counting from the end) where the Relax operators expect them in range, so indices
-// not known to be non-negative are wrapped first.
+// ScatterElements, ScatterND, ReverseSequence, OneHot, Resize, DepthToSpace, SpaceToDepth, Trilu.
+// ONNX indices may be negative (counting from the end) where the Relax operators expect them in
+// range, so indices not known to be non-negative are wrapped first.
 #include <cmath>
 #include <string>
 #include <utility>
@@ -109,6 +109,60 @@ std::vector<Value> convert_scatter_nd(NodeContext& ctx) {
   Expr indices = wrap_negative(ctx, 1, indexed_dims(ctx, 0));
   return single(ctx.emit_op("relax.scatter_nd", {ctx.tensor(0), indices, ctx.tensor(2)},
                             Attrs({{"reduction", AttrValue::string(reduction_of(ctx))}})));
+}
+
+// ---------------------------------------------------------------- ReverseSequence
+
+// ReverseSequence reverses the first sequence_lens[b] entries along the time axis of each
+// batch entry b: gather_elements along the time axis with the index
+// where(t < len[b], len[b] - 1 - t, t) over the (time, batch) plane, broadcast over the
+// other axes. A length outside [0, time dim], which ONNX forbids, is clamped into it, so
+// that no index leaves the tensor.
+std::vector<Value> convert_reverse_sequence(NodeContext& ctx) {
+  std::vector<PrimExpr> dims = input_dims(ctx, 0, "input");
+  if (dims.size() < 2) ctx.invalid("input 0 'input' must have rank 2 or more");
+  int64_t batch_axis = ctx.attr_int("batch_axis", 1);
+  int64_t time_axis = ctx.attr_int("time_axis", 0);
+  if (batch_axis < 0 || batch_axis > 1 || time_axis < 0 || time_axis > 1 ||
+      batch_axis == time_axis) {
+    ctx.invalid("attributes 'batch_axis' (" + std::to_string(batch_axis) + ") and 'time_axis' (" +
+                std::to_string(time_axis) + ") must be 0 and 1, one each");
+  }
+  const relax::TensorStructInfoNode& lens_info = input_tensor(ctx, 1, "sequence_lens");
+  if (lens_info.ndim != 1 || lens_info.dtype != DataType::Int(64)) {
+    ctx.invalid("input 1 'sequence_lens' must be a 1-D int64 tensor");
+  }
+  const PrimExpr& batch = dims[static_cast<size_t>(batch_axis)];
+  const PrimExpr& time = dims[static_cast<size_t>(time_axis)];
+  PrimExpr lens_length = input_dims(ctx, 1, "sequence_lens")[0];
+  if (!ctx.builder().analyzer().can_prove_equal(lens_length, batch)) {
+    const int64_t* given = tir::as_const_int(lens_length);
+    const int64_t* expected = tir::as_const_int(batch);
+    std::string what = "input 1 'sequence_lens' must have one entry per batch entry (dim " +
+                       std::to_string(batch_axis) + " of input 0)";
+    if (given != nullptr && expected != nullptr) {
+      ctx.invalid(what + ": it has " + std::to_string(*given) + ", the batch " +
+                  std::to_string(*expected));
+    }
+    ctx.unsupported(what + "; their lengths are not known to be equal");
+  }
+  const DataType i64 = DataType::Int(64);
+  std::vector<PrimExpr> time_shape(2, relax::const_dim(1)), batch_shape(2, relax::const_dim(1));
+  time_shape[static_cast<size_t>(time_axis)] = time;
+  batch_shape[static_cast<size_t>(batch_axis)] = batch;
+  Expr t = emit_reshape(ctx, iota(ctx, time, relax::const_dim(0), 1), time_shape);
+  Expr lens = binary(ctx, "maximum", ctx.tensor(1), scalar_constant(ctx, i64, 0));
+  lens = emit_reshape(ctx, binary(ctx, "minimum", lens, prim_expr_tensor(ctx, time)), batch_shape);
+  Expr reversed =
+      binary(ctx, "subtract", binary(ctx, "subtract", lens, scalar_constant(ctx, i64, 1)), t);
+  Expr index = ctx.emit_op("relax.where", {binary(ctx, "less", t, lens), reversed, t});
+  std::vector<PrimExpr> plane(dims.size(), relax::const_dim(1));
+  plane[0] = dims[0];
+  plane[1] = dims[1];
+  index = ctx.emit_op("relax.broadcast_to",
+                      {emit_reshape(ctx, index, plane), relax::make_shape_expr(dims)});
+  return single(ctx.emit_op("relax.gather_elements", {ctx.tensor(0), index},
+                            Attrs({{"axis", AttrValue::integer(time_axis)}})));
 }
 
 // ---------------------------------------------------------------- OneHot
@@ -460,6 +514,7 @@ void register_index_converters(ConverterTable& table) {
   table.add("Scatter", 9, convert_scatter);
   table.add("ScatterElements", 11, convert_scatter_elements);
   table.add("ScatterND", 11, convert_scatter_nd);
+  table.add("ReverseSequence", 10, convert_reverse_sequence);
   table.add("OneHot", 9, convert_one_hot);
   table.add("Resize", 10, convert_resize);
   // Upsample (opsets 7 to 9, then deprecated) is Resize of opset 10.

@@ -71,8 +71,8 @@ FAMILIES = {
         ReduceLogSum ReduceLogSumExp ReduceSumSquare ArgMax ArgMin TopK CumSum""",
     "shape": """Shape Size Reshape Flatten Squeeze Unsqueeze Transpose Concat Split Slice
         Expand Tile Pad ConstantOfShape Range EyeLike""",
-    "index": """Gather GatherElements GatherND Scatter ScatterElements ScatterND OneHot Resize
-        DepthToSpace SpaceToDepth Trilu""",
+    "index": """Gather GatherElements GatherND Scatter ScatterElements ScatterND ReverseSequence
+        OneHot Resize DepthToSpace SpaceToDepth Trilu""",
     "data_dependent": "NonZero Compress Unique",
     "loss": "NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss",
     "rnn": "RNN GRU LSTM",
