@@ -1,6 +1,7 @@
 // ONNX converters of the neural-network operators: Gemm, MatMul, Einsum, Conv,
-// ConvTranspose, the poolings, the normalizations, Softmax / LogSoftmax / Hardmax and
-// LRN, on relaxc's matmul, einsum, nn.conv*, nn.*_pool2d and nn.*_norm operators.
+// ConvTranspose, MatMulInteger and ConvInteger (in int32), the poolings, the normalizations,
+// Softmax / LogSoftmax / Hardmax and LRN, on relaxc's matmul, einsum, nn.conv*, nn.*_pool2d and
+// nn.*_norm operators.
 //
 // The library's convolutions are 1-D and 2-D and its poolings 2-D: a 1-D pooling or
 // transposed convolution runs as a 2-D one over a height of 1, and 3-D forms are
@@ -15,6 +16,7 @@
 #include "frontend/onnx/converter.h"
 #include "frontend/onnx/op_helpers.h"
 #include "frontend/onnx/shape_values.h"
+#include "ir/relax/ops/op_common.h"
 #include "ir/tir/expr.h"
 
 namespace relaxc::onnx_import {
@@ -244,16 +246,83 @@ ConvOperands conv_operands(const NodeContext& ctx, const std::string& what) {
   return operands;
 }
 
-std::vector<Value> convert_conv(NodeContext& ctx) {
-  auto [spatial, x, w] = conv_operands(ctx, "convolution");
-  Window win = make_window(ctx, x, weight_kernel(ctx, w, spatial), true);
+// The convolution of Conv's and ConvInteger's attributes of `data` and `weight`, which
+// stand for inputs 0 'X' and 1 'W' (their dims).
+Expr convolve(NodeContext& ctx, const ConvOperands& operands, Expr data, Expr weight) {
+  Window win = make_window(ctx, operands.x, weight_kernel(ctx, operands.w, operands.spatial), true);
   Attrs attrs({{"strides", ints(win.strides)},
                {"padding", ints(win.pads)},
                {"dilation", ints(win.dilations)},
                {"groups", AttrValue::integer(ctx.attr_int("group", 1))}});
-  Expr y = ctx.emit_op(spatial == 1 ? "relax.nn.conv1d" : "relax.nn.conv2d",
-                       {ctx.tensor(0), ctx.tensor(1)}, attrs);
-  return single(add_channel_bias(ctx, y, 2, spatial));
+  return ctx.emit_op(operands.spatial == 1 ? "relax.nn.conv1d" : "relax.nn.conv2d",
+                     {std::move(data), std::move(weight)}, attrs);
+}
+
+std::vector<Value> convert_conv(NodeContext& ctx) {
+  ConvOperands operands = conv_operands(ctx, "convolution");
+  Expr y = convolve(ctx, operands, ctx.tensor(0), ctx.tensor(1));
+  return single(add_channel_bias(ctx, y, 2, operands.spatial));
+}
+
+// ---------------------------------------------------------------- MatMulInteger, ConvInteger
+
+// Input `i` (uint8 or int8) as int32 minus its zero point, input `zero_point` (of the
+// same type; none: 0). A zero point of one element is per tensor; a 1-D one of L > 1
+// elements is per row of A, column of B or output channel of W: it becomes (L, 1, ...)
+// with `trailing_ones` ones, which broadcasts against the operand; one of higher rank
+// already has the operand's rank (MatMulInteger's N-D per-row form).
+Expr minus_zero_point(NodeContext& ctx, size_t i, const std::string& name, size_t zero_point,
+                      const std::string& zero_point_name, size_t trailing_ones) {
+  const DataType i32 = DataType::Int(32);
+  DataType dtype = input_tensor_any_rank(ctx, i, name).dtype;
+  if (dtype != DataType::UInt(8) && dtype != DataType::Int(8)) {
+    ctx.invalid("input " + std::to_string(i) + " '" + name + "' must be uint8 or int8, got " +
+                dtype.str());
+  }
+  Attrs to_i32({{"dtype", AttrValue::data_type(i32)}});
+  Expr operand = ctx.emit_op("relax.astype", {ctx.tensor(i)}, to_i32);
+  if (!ctx.has_input(zero_point)) return operand;
+  const std::string what = "input " + std::to_string(zero_point) + " '" + zero_point_name + "'";
+  const relax::TensorStructInfoNode& info = input_tensor(ctx, zero_point, zero_point_name);
+  if (info.dtype != dtype) {
+    ctx.invalid(what + " must have the type of input " + std::to_string(i) + " '" + name + "' (" +
+                dtype.str() + "), got " + info.dtype.str());
+  }
+  Expr shift = ctx.emit_op("relax.astype", {ctx.tensor(zero_point)}, to_i32);
+  if (info.ndim == 1) {
+    PrimExpr length = input_dims(ctx, zero_point, zero_point_name)[0];
+    std::vector<PrimExpr> shape;
+    if (!tir::is_const_int(length, 1)) {
+      shape.assign(trailing_ones + 1, relax::const_dim(1));
+      shape[0] = length;
+    }
+    shift = emit_reshape(ctx, shift, shape);
+  }
+  return binary(ctx, "subtract", operand, shift);
+}
+
+// MatMulInteger: (A - a_zero_point) @ (B - b_zero_point) in int32.
+std::vector<Value> convert_matmul_integer(NodeContext& ctx) {
+  Expr a = minus_zero_point(ctx, 0, "A", 2, "a_zero_point", 1);
+  Expr b = minus_zero_point(ctx, 1, "B", 3, "b_zero_point", 0);
+  return single(ctx.emit_op("relax.matmul", {a, b}));
+}
+
+// ConvInteger: Conv of (x - x_zero_point) and (w - w_zero_point) in int32; padding with
+// zeros after the shift pads x with its zero point.
+std::vector<Value> convert_conv_integer(NodeContext& ctx) {
+  ConvOperands operands = conv_operands(ctx, "convolution");
+  if (ctx.has_input(2)) {
+    const relax::TensorStructInfoNode& info = input_tensor(ctx, 2, "x_zero_point");
+    const std::vector<PrimExpr>* dims = info.shape_values();
+    if (info.ndim > 1 ||
+        (info.ndim == 1 && (dims == nullptr || !tir::is_const_int((*dims)[0], 1)))) {
+      ctx.invalid("input 2 'x_zero_point' must be a scalar (per-tensor quantization)");
+    }
+  }
+  Expr x = minus_zero_point(ctx, 0, "x", 2, "x_zero_point", 0);
+  Expr w = minus_zero_point(ctx, 1, "w", 3, "w_zero_point", operands.spatial + 1);
+  return single(convolve(ctx, operands, x, w));
 }
 
 std::vector<Value> convert_conv_transpose(NodeContext& ctx) {
@@ -636,6 +705,8 @@ void register_nn_converters(ConverterTable& table) {
   table.add("Einsum", 12, convert_einsum);
   table.add("Conv", 1, convert_conv);
   table.add("ConvTranspose", 1, convert_conv_transpose);
+  table.add("MatMulInteger", 10, convert_matmul_integer);
+  table.add("ConvInteger", 10, convert_conv_integer);
   table.add("MaxPool", 1, convert_max_pool);
   table.add("AveragePool", 1, convert_average_pool);
   table.add("LpPool", 1, convert_lp_pool);

@@ -63,8 +63,8 @@ FAMILIES = {
         IsNaN IsInf Relu Sigmoid LeakyRelu PRelu Elu Selu Celu HardSigmoid HardSwish
         Softplus Softsign ThresholdedRelu Shrink Clip Cast CastLike QuantizeLinear
         DequantizeLinear DynamicQuantizeLinear""",
-    "nn": """Gemm MatMul Einsum Conv ConvTranspose MaxPool AveragePool GlobalAveragePool
-        GlobalMaxPool LpPool GlobalLpPool BatchNormalization LayerNormalization
+    "nn": """Gemm MatMul MatMulInteger Einsum Conv ConvInteger ConvTranspose MaxPool AveragePool
+        GlobalAveragePool GlobalMaxPool LpPool GlobalLpPool BatchNormalization LayerNormalization
         GroupNormalization InstanceNormalization MeanVarianceNormalization Softmax LogSoftmax
         Hardmax LRN""",
     "reduce": """ReduceSum ReduceMean ReduceMax ReduceMin ReduceProd ReduceL1 ReduceL2
