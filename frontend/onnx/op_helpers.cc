@@ -100,6 +100,18 @@ relax::Expr hard_sigmoid(NodeContext& ctx, const relax::Expr& x, double alpha, d
                 scalar_constant(ctx, dtype, 0));
 }
 
+relax::Expr quantize_steps(NodeContext& ctx, const relax::Expr& steps,
+                           const relax::Expr& zero_point, DataType quantized) {
+  DataType dtype = steps->struct_info.as<relax::TensorStructInfoNode>()->dtype;
+  double low = quantized.is_uint() ? 0 : -128;
+  double high = quantized.is_uint() ? 255 : 127;
+  relax::Expr q = ctx.emit_op("relax.round", {steps});
+  if (zero_point.defined()) q = binary(ctx, "add", q, zero_point);
+  q = binary(ctx, "minimum", binary(ctx, "maximum", q, scalar_constant(ctx, dtype, low)),
+             scalar_constant(ctx, dtype, high));
+  return ctx.emit_op("relax.astype", {q}, Attrs({{"dtype", AttrValue::data_type(quantized)}}));
+}
+
 bool has_output(const NodeContext& ctx, size_t i) {
   const onnx::NodeProto& node = ctx.node();
   return static_cast<int>(i) < node.output_size() && !node.output(static_cast<int>(i)).empty();

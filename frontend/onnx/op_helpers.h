@@ -53,6 +53,13 @@ relax::Expr scalar_constant(NodeContext& ctx, DataType dtype, double value);
 // recurrent operators' activation).
 relax::Expr hard_sigmoid(NodeContext& ctx, const relax::Expr& x, double alpha, double beta);
 
+// `steps` (a float tensor, a value over its scale) rounded with halves to even, plus
+// `zero_point` (of steps' dtype; undefined: none), saturated to the range of the 8-bit
+// integer type `quantized` and cast to it: QuantizeLinear and the QLinear operators'
+// requantization.
+relax::Expr quantize_steps(NodeContext& ctx, const relax::Expr& steps,
+                           const relax::Expr& zero_point, DataType quantized);
+
 // Whether the node gives output `i` (ONNX omits an optional output by leaving it out or
 // giving it the empty name).
 bool has_output(const NodeContext& ctx, size_t i);

@@ -322,14 +322,9 @@ std::vector<Value> convert_quantize_linear(NodeContext& ctx) {
   if (quantized != DataType::UInt(8) && quantized != DataType::Int(8)) {
     ctx.invalid("input 2 'y_zero_point' must be uint8 or int8, got " + quantized.str());
   }
-  Expr q = call(ctx, "round", {call(ctx, "divide", {convert(ctx, x, real), scale})});
-  if (ctx.has_input(2)) q = call(ctx, "add", {q, convert(ctx, along_axis(ctx, 2, x), real)});
-  double low = quantized.is_uint() ? 0 : -128;
-  double high = quantized.is_uint() ? 255 : 127;
-  q = call(ctx, "minimum",
-           {call(ctx, "maximum", {q, scalar_constant(ctx, real, low)}),
-            scalar_constant(ctx, real, high)});
-  return single(convert(ctx, q, quantized));
+  Expr steps = call(ctx, "divide", {convert(ctx, x, real), scale});
+  Expr zero_point = ctx.has_input(2) ? convert(ctx, along_axis(ctx, 2, x), real) : Expr();
+  return single(quantize_steps(ctx, steps, zero_point, quantized));
 }
 
 // DynamicQuantizeLinear: uint8 quantization of x over the range of its values widened to

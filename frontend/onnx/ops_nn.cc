@@ -1,7 +1,7 @@
 // ONNX converters of the neural-network operators: Gemm, MatMul, Einsum, Conv,
-// ConvTranspose, MatMulInteger and ConvInteger (in int32), the poolings, the normalizations,
-// Softmax / LogSoftmax / Hardmax and LRN, on relaxc's matmul, einsum, nn.conv*, nn.*_pool2d and
-// nn.*_norm operators.
+// ConvTranspose, MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv (in int32), the
+// poolings, the normalizations, Softmax / LogSoftmax / Hardmax and LRN, on relaxc's matmul,
+// einsum, nn.conv*, nn.*_pool2d and nn.*_norm operators.
 //
 // The library's convolutions are 1-D and 2-D and its poolings 2-D: a 1-D pooling or
 // transposed convolution runs as a 2-D one over a height of 1, and 3-D forms are
@@ -237,17 +237,20 @@ struct ConvOperands {
   std::vector<PrimExpr> x, w;
 };
 
-ConvOperands conv_operands(const NodeContext& ctx, const std::string& what) {
-  ConvOperands operands{spatial_rank(ctx, what), input_dims(ctx, 0, "X"), input_dims(ctx, 1, "W")};
+// `weight`: W's input (1; QLinearConv's is 3).
+ConvOperands conv_operands(const NodeContext& ctx, const std::string& what, size_t weight = 1) {
+  ConvOperands operands{spatial_rank(ctx, what), input_dims(ctx, 0, "X"),
+                        input_dims(ctx, weight, "W")};
   if (operands.w.size() != operands.x.size()) {
-    ctx.invalid("input 1 'W' must have as many dimensions as input 0 'X' (" +
+    ctx.invalid("input " + std::to_string(weight) +
+                " 'W' must have as many dimensions as input 0 'X' (" +
                 std::to_string(operands.x.size()) + "), got " + std::to_string(operands.w.size()));
   }
   return operands;
 }
 
-// The convolution of Conv's and ConvInteger's attributes of `data` and `weight`, which
-// stand for inputs 0 'X' and 1 'W' (their dims).
+// The convolution of the node's attributes (Conv's, ConvInteger's, QLinearConv's) of
+// `data` and `weight`, which stand for the inputs X and W whose dims `operands` holds.
 Expr convolve(NodeContext& ctx, const ConvOperands& operands, Expr data, Expr weight) {
   Window win = make_window(ctx, operands.x, weight_kernel(ctx, operands.w, operands.spatial), true);
   Attrs attrs({{"strides", ints(win.strides)},
@@ -266,11 +269,34 @@ std::vector<Value> convert_conv(NodeContext& ctx) {
 
 // ---------------------------------------------------------------- MatMulInteger, ConvInteger
 
+// Input `i`, a quantization parameter (a scale or a zero point), shaped to broadcast: one
+// of one element is per tensor (a scalar); a 1-D one of L > 1 elements is per row of A,
+// column of B or output channel of W, and becomes (L, 1, ...) with `trailing_ones` ones;
+// one of higher rank already has the operand's rank (MatMulInteger's N-D per-row form).
+Expr quantization_parameter(NodeContext& ctx, size_t i, const std::string& name,
+                            size_t trailing_ones) {
+  if (input_tensor(ctx, i, name).ndim != 1) return ctx.tensor(i);
+  PrimExpr length = input_dims(ctx, i, name)[0];
+  std::vector<PrimExpr> shape;
+  if (!tir::is_const_int(length, 1)) {
+    shape.assign(trailing_ones + 1, relax::const_dim(1));
+    shape[0] = length;
+  }
+  return emit_reshape(ctx, ctx.tensor(i), shape);
+}
+
+// An error unless input `i` holds one element (a per-tensor quantization parameter).
+void require_per_tensor(const NodeContext& ctx, size_t i, const std::string& name) {
+  const std::vector<PrimExpr>* dims = input_tensor(ctx, i, name).shape_values();
+  if (dims == nullptr || dims->size() > 1 ||
+      (dims->size() == 1 && !tir::is_const_int((*dims)[0], 1))) {
+    ctx.invalid("input " + std::to_string(i) + " '" + name +
+                "' must be a scalar (per-tensor quantization)");
+  }
+}
+
 // Input `i` (uint8 or int8) as int32 minus its zero point, input `zero_point` (of the
-// same type; none: 0). A zero point of one element is per tensor; a 1-D one of L > 1
-// elements is per row of A, column of B or output channel of W: it becomes (L, 1, ...)
-// with `trailing_ones` ones, which broadcasts against the operand; one of higher rank
-// already has the operand's rank (MatMulInteger's N-D per-row form).
+// same type, shaped by quantization_parameter; none: 0).
 Expr minus_zero_point(NodeContext& ctx, size_t i, const std::string& name, size_t zero_point,
                       const std::string& zero_point_name, size_t trailing_ones) {
   const DataType i32 = DataType::Int(32);
@@ -288,16 +314,9 @@ Expr minus_zero_point(NodeContext& ctx, size_t i, const std::string& name, size_
     ctx.invalid(what + " must have the type of input " + std::to_string(i) + " '" + name + "' (" +
                 dtype.str() + "), got " + info.dtype.str());
   }
-  Expr shift = ctx.emit_op("relax.astype", {ctx.tensor(zero_point)}, to_i32);
-  if (info.ndim == 1) {
-    PrimExpr length = input_dims(ctx, zero_point, zero_point_name)[0];
-    std::vector<PrimExpr> shape;
-    if (!tir::is_const_int(length, 1)) {
-      shape.assign(trailing_ones + 1, relax::const_dim(1));
-      shape[0] = length;
-    }
-    shift = emit_reshape(ctx, shift, shape);
-  }
+  Expr shift = ctx.emit_op(
+      "relax.astype", {quantization_parameter(ctx, zero_point, zero_point_name, trailing_ones)},
+      to_i32);
   return binary(ctx, "subtract", operand, shift);
 }
 
@@ -308,21 +327,80 @@ std::vector<Value> convert_matmul_integer(NodeContext& ctx) {
   return single(ctx.emit_op("relax.matmul", {a, b}));
 }
 
+// The float32 scale of input `i`, shaped as quantization_parameter does.
+Expr scale_input(NodeContext& ctx, size_t i, const std::string& name, size_t trailing_ones) {
+  DataType dtype = input_tensor(ctx, i, name).dtype;
+  if (dtype != DataType::Float(32)) {
+    ctx.invalid("input " + std::to_string(i) + " '" + name + "' must be float32, got " +
+                dtype.str());
+  }
+  return quantization_parameter(ctx, i, name, trailing_ones);
+}
+
+// The QLinear operators' output: the int32 accumulator `acc` times the product of the
+// operands' scales (`scales`, float32) over y_scale (input `y_scale`, shaped as
+// quantization_parameter does with `trailing_ones`), rounded with halves to even, plus
+// y_zero_point (input y_scale + 1, whose type the output has), saturated.
+Expr requantize(NodeContext& ctx, const Expr& acc, const Expr& scales, size_t y_scale,
+                size_t trailing_ones) {
+  const DataType f32 = DataType::Float(32);
+  DataType quantized = input_tensor(ctx, y_scale + 1, "y_zero_point").dtype;
+  if (quantized != DataType::UInt(8) && quantized != DataType::Int(8)) {
+    ctx.invalid("input " + std::to_string(y_scale + 1) +
+                " 'y_zero_point' must be uint8 or int8, got " + quantized.str());
+  }
+  Attrs to_f32({{"dtype", AttrValue::data_type(f32)}});
+  Expr multiplier =
+      binary(ctx, "divide", scales, scale_input(ctx, y_scale, "y_scale", trailing_ones));
+  Expr steps = binary(ctx, "multiply", ctx.emit_op("relax.astype", {acc}, to_f32), multiplier);
+  Expr zero_point = ctx.emit_op(
+      "relax.astype", {quantization_parameter(ctx, y_scale + 1, "y_zero_point", trailing_ones)},
+      to_f32);
+  return quantize_steps(ctx, steps, zero_point, quantized);
+}
+
+// QLinearMatMul: MatMulInteger's accumulator requantized with a_scale * b_scale / y_scale
+// (a_scale and y_scale per tensor or per row, b_scale per tensor or per column).
+std::vector<Value> convert_qlinear_matmul(NodeContext& ctx) {
+  Expr a = minus_zero_point(ctx, 0, "a", 2, "a_zero_point", 1);
+  Expr b = minus_zero_point(ctx, 3, "b", 5, "b_zero_point", 0);
+  Expr scales =
+      binary(ctx, "multiply", scale_input(ctx, 1, "a_scale", 1), scale_input(ctx, 4, "b_scale", 0));
+  return single(requantize(ctx, ctx.emit_op("relax.matmul", {a, b}), scales, 6, 1));
+}
+
 // ConvInteger: Conv of (x - x_zero_point) and (w - w_zero_point) in int32; padding with
 // zeros after the shift pads x with its zero point.
 std::vector<Value> convert_conv_integer(NodeContext& ctx) {
   ConvOperands operands = conv_operands(ctx, "convolution");
-  if (ctx.has_input(2)) {
-    const relax::TensorStructInfoNode& info = input_tensor(ctx, 2, "x_zero_point");
-    const std::vector<PrimExpr>* dims = info.shape_values();
-    if (info.ndim > 1 ||
-        (info.ndim == 1 && (dims == nullptr || !tir::is_const_int((*dims)[0], 1)))) {
-      ctx.invalid("input 2 'x_zero_point' must be a scalar (per-tensor quantization)");
-    }
-  }
+  if (ctx.has_input(2)) require_per_tensor(ctx, 2, "x_zero_point");
   Expr x = minus_zero_point(ctx, 0, "x", 2, "x_zero_point", 0);
   Expr w = minus_zero_point(ctx, 1, "w", 3, "w_zero_point", operands.spatial + 1);
   return single(convolve(ctx, operands, x, w));
+}
+
+// QLinearConv: ConvInteger's accumulator plus the int32 bias B (whose scale is x_scale *
+// w_scale), requantized with x_scale * w_scale / y_scale (w_scale per tensor or per
+// output channel; x's and y's parameters per tensor).
+std::vector<Value> convert_qlinear_conv(NodeContext& ctx) {
+  ConvOperands operands = conv_operands(ctx, "convolution", 3);
+  for (const auto& [i, name] : {std::pair<size_t, const char*>{1, "x_scale"},
+                                {2, "x_zero_point"},
+                                {6, "y_scale"},
+                                {7, "y_zero_point"}}) {
+    require_per_tensor(ctx, i, name);
+  }
+  Expr x = minus_zero_point(ctx, 0, "x", 2, "x_zero_point", 0);
+  Expr w = minus_zero_point(ctx, 3, "w", 5, "w_zero_point", operands.spatial + 1);
+  Expr acc = convolve(ctx, operands, x, w);
+  if (ctx.has_input(8)) {
+    DataType bias = input_tensor(ctx, 8, "B").dtype;
+    if (bias != DataType::Int(32)) ctx.invalid("input 8 'B' must be int32, got " + bias.str());
+    acc = add_channel_bias(ctx, acc, 8, operands.spatial);
+  }
+  Expr scales = binary(ctx, "multiply", scale_input(ctx, 1, "x_scale", 0),
+                       scale_input(ctx, 4, "w_scale", operands.spatial));
+  return single(requantize(ctx, acc, scales, 6, 0));
 }
 
 std::vector<Value> convert_conv_transpose(NodeContext& ctx) {
@@ -707,6 +785,8 @@ void register_nn_converters(ConverterTable& table) {
   table.add("ConvTranspose", 1, convert_conv_transpose);
   table.add("MatMulInteger", 10, convert_matmul_integer);
   table.add("ConvInteger", 10, convert_conv_integer);
+  table.add("QLinearMatMul", 10, convert_qlinear_matmul);
+  table.add("QLinearConv", 10, convert_qlinear_conv);
   table.add("MaxPool", 1, convert_max_pool);
   table.add("AveragePool", 1, convert_average_pool);
   table.add("LpPool", 1, convert_lp_pool);

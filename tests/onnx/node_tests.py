@@ -63,10 +63,10 @@ FAMILIES = {
         IsNaN IsInf Relu Sigmoid LeakyRelu PRelu Elu Selu Celu HardSigmoid HardSwish
         Softplus Softsign ThresholdedRelu Shrink Clip Cast CastLike QuantizeLinear
         DequantizeLinear DynamicQuantizeLinear""",
-    "nn": """Gemm MatMul MatMulInteger Einsum Conv ConvInteger ConvTranspose MaxPool AveragePool
-        GlobalAveragePool GlobalMaxPool LpPool GlobalLpPool BatchNormalization LayerNormalization
-        GroupNormalization InstanceNormalization MeanVarianceNormalization Softmax LogSoftmax
-        Hardmax LRN""",
+    "nn": """Gemm MatMul MatMulInteger QLinearMatMul Einsum Conv ConvInteger QLinearConv
+        ConvTranspose MaxPool AveragePool GlobalAveragePool GlobalMaxPool LpPool GlobalLpPool
+        BatchNormalization LayerNormalization GroupNormalization InstanceNormalization
+        MeanVarianceNormalization Softmax LogSoftmax Hardmax LRN""",
     "reduce": """ReduceSum ReduceMean ReduceMax ReduceMin ReduceProd ReduceL1 ReduceL2
         ReduceLogSum ReduceLogSumExp ReduceSumSquare ArgMax ArgMin TopK CumSum""",
     "shape": """Shape Size Reshape Flatten Squeeze Unsqueeze Transpose Concat Split Slice

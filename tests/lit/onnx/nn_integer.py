@@ -1,8 +1,10 @@
 # MatMulInteger and ConvInteger (opset 10): uint8 and int8 operands, zero points per tensor,
 # per row of A, per column of B (1-D and N-D forms) and per output channel of W, or none;
 # batched and 1-D matmuls, 1-D and 2-D convolutions with pads, strides, dilations and
-# groups; int32 results run through relaxc on lavapipe against NumPy; and the refusals
-# of the types and zero points the specification forbids.
+# groups; int32 results. QLinearMatMul and QLinearConv (opset 10): the same accumulators
+# (plus QLinearConv's int32 bias) requantized, rounded half to even and saturated, with
+# scales per tensor, row, column or output channel. Run through relaxc on lavapipe
+# against NumPy; and the refusals of the types and parameters the specification forbids.
 #
 # RUN: %onnx_check %s --work %t | FileCheck %s
 # CHECK-NOT: FAIL
@@ -98,6 +100,71 @@ check_node("ConvInteger", {"x": x1, "w": w1, "xz": np.uint8(128)},
 # CHECK: ok: convinteger_1d
 
 
+def requantize(acc, scales, y_scale, y_zero_point):
+    """acc * (scales / y_scale) in float32, as relaxc orders it, rounded half to even
+    (np.round), plus the zero point, saturated to its type."""
+    info = np.iinfo(np.asarray(y_zero_point).dtype)
+    steps = acc.astype(np.float32) * (np.float32(scales) / np.float32(y_scale))
+    q = np.round(steps) + np.asarray(y_zero_point).astype(np.float32)
+    return np.clip(q, info.min, info.max).astype(np.asarray(y_zero_point).dtype)
+
+
+qm_inputs = {"a": a8, "a_scale": rng.uniform(0.01, 0.05, 4).astype(np.float32),
+             "a_zero_point": quantized(np.int8, 4), "b": b,
+             "b_scale": rng.uniform(0.01, 0.05, 3).astype(np.float32),
+             "b_zero_point": quantized(np.uint8, 3),
+             "y_scale": rng.uniform(0.2, 0.6, 4).astype(np.float32),
+             "y_zero_point": quantized(np.int8, 4)}
+
+
+def qlinear_matmul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point):
+    acc = shifted(a, a_zero_point[..., None]) @ shifted(b, b_zero_point)
+    return requantize(acc, a_scale[..., None] * b_scale, y_scale[..., None],
+                      y_zero_point[..., None])
+
+
+check_node("QLinearMatMul", qm_inputs, qlinear_matmul, opset=10,
+           name="qlinearmatmul_int8_per_row_and_column")
+# CHECK: ok: qlinearmatmul_int8_per_row_and_column
+per_tensor = {"a": a3, "a_scale": np.float32([0.02]), "a_zero_point": np.uint8([120]),
+              "b": b, "b_scale": np.float32(0.03), "b_zero_point": np.uint8(130),
+              "y_scale": np.float32(0.05), "y_zero_point": np.uint8(128)}
+check_node("QLinearMatMul", per_tensor,
+           lambda a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point:
+           requantize(shifted(a, a_zero_point) @ shifted(b, b_zero_point),
+                      a_scale[0] * b_scale, y_scale, y_zero_point),
+           opset=10, constants={"b", "b_scale", "b_zero_point"},
+           name="qlinearmatmul_uint8_batched_per_tensor_saturating")
+# CHECK: ok: qlinearmatmul_uint8_batched_per_tensor_saturating
+
+
+def qlinear_conv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point,
+                 bias=None, **attrs):
+    acc = conv_integer(x, w, x_zero_point, w_zero_point, **attrs).astype(np.int64)
+    if bias is not None:
+        acc = acc + bias.reshape(1, -1, 1, 1)
+    scales = x_scale * np.asarray(w_scale).reshape(1, -1, 1, 1)
+    return requantize(acc, scales, y_scale, y_zero_point)
+
+
+qc_inputs = {"x": x, "x_scale": np.float32(0.05), "x_zero_point": np.uint8(100), "w": w,
+             "w_scale": rng.uniform(0.01, 0.04, 6).astype(np.float32),
+             "w_zero_point": quantized(np.uint8, 6), "y_scale": np.float32(0.3),
+             "y_zero_point": np.int8(-10), "bias": rng.integers(-500, 500, 6).astype(np.int32)}
+check_node("QLinearConv", qc_inputs,
+           lambda **q: qlinear_conv(**q, pads=attrs["pads"], strides=attrs["strides"],
+                                    dilations=attrs["dilations"], group=attrs["group"]),
+           attrs=attrs, opset=10, constants={"w", "w_scale", "w_zero_point", "bias"},
+           name="qlinearconv_per_channel_bias")
+# CHECK: ok: qlinearconv_per_channel_bias
+qc8 = {"x": x8, "x_scale": np.float32([0.1]), "x_zero_point": np.int8([-3]), "w": w8,
+       "w_scale": np.float32(0.02), "w_zero_point": np.int8(0), "y_scale": np.float32(0.05),
+       "y_zero_point": np.uint8(128)}
+check_node("QLinearConv", qc8, lambda **q: qlinear_conv(**q), opset=10,
+           name="qlinearconv_int8_per_tensor_no_bias")
+# CHECK: ok: qlinearconv_int8_per_tensor_no_bias
+
+
 def integer_model(op, inputs, output_shape):
     node = helper.make_node(op, [i[0] for i in inputs], ["y"], name="q")
     return make_model([node], [tensor_info(*i) for i in inputs],
@@ -123,3 +190,39 @@ expect_error("convinteger per-channel x zero point",
                                            ("w", np.int8, [2, 3, 3, 3]), ("xz", np.int8, [3])],
                            [1, 2, 3, 3]),
              [x8, w8, np.int8([1, 2, 3])], "must be a scalar")
+
+
+def qlinear_matmul_model(scale_type, zero_point_type):
+    """a_scale of `scale_type`, y_zero_point of `zero_point_type`; and arrays to run it."""
+    inputs = [("a", np.uint8, [4, 6]), ("as", scale_type, []), ("az", np.uint8, []),
+              ("b", np.uint8, [6, 3]), ("bs", np.float32, []), ("bz", np.uint8, []),
+              ("ys", np.float32, []), ("yz", zero_point_type, [])]
+    arrays = [a, scale_type(1), np.uint8(0), b, np.float32(1), np.uint8(0), np.float32(1),
+              zero_point_type(0)]
+    return integer_model("QLinearMatMul", inputs, [4, 3]), arrays
+
+
+# CHECK: ok: qlinearmatmul int32 y_zero_point
+# CHECK-NEXT: error: {{.*}}: node 'q' (QLinearMatMul, opset 10): invalid: input 7 'y_zero_point' must be uint8 or int8, got int32
+expect_error("qlinearmatmul int32 y_zero_point", *qlinear_matmul_model(np.float32, np.int32),
+             "'y_zero_point' must be uint8 or int8")
+# CHECK: ok: qlinearmatmul float16 scale
+# CHECK-NEXT: error: {{.*}}: node 'q' (QLinearMatMul, opset 10): invalid: input 1 'a_scale' must be float32, got float16
+expect_error("qlinearmatmul float16 scale", *qlinear_matmul_model(np.float16, np.uint8),
+             "must be float32")
+conv_inputs = [("x", np.int8, [1, 3, 5, 5]), ("xs", np.float32, [3]), ("xz", np.int8, []),
+               ("w", np.int8, [2, 3, 3, 3]), ("ws", np.float32, []), ("wz", np.int8, []),
+               ("ys", np.float32, []), ("yz", np.int8, [])]
+conv_arrays = [x8, np.float32([1, 1, 1]), np.int8(0), w8, np.float32(1), np.int8(0),
+               np.float32(1), np.int8(0)]
+# CHECK: ok: qlinearconv per-channel x_scale
+# CHECK-NEXT: error: {{.*}}: node 'q' (QLinearConv, opset 10): invalid: input 1 'x_scale' must be a scalar (per-tensor quantization)
+expect_error("qlinearconv per-channel x_scale", integer_model("QLinearConv", conv_inputs, [1, 2, 3, 3]),
+             conv_arrays, "must be a scalar")
+# CHECK: ok: qlinearconv float bias
+# CHECK-NEXT: error: {{.*}}: node 'q' (QLinearConv, opset 10): invalid: input 8 'B' must be int32, got float32
+conv_inputs[1] = ("xs", np.float32, [])
+conv_arrays[1] = np.float32(1)
+expect_error("qlinearconv float bias",
+             integer_model("QLinearConv", conv_inputs + [("bias", np.float32, [2])], [1, 2, 3, 3]),
+             conv_arrays + [np.float32([1, 2])], "'B' must be int32")
