@@ -1,8 +1,9 @@
-// Tests of the matmul and GEMV rules (passes/tir/gpu_rules/) through default_gpu_schedule:
-// what it recognizes and declines, its results on the reference interpreter against the
-// unscheduled functions (symbolic sizes, tails, batches, transposed operands, epilogues),
-// and what can be counted in the lowered kernel: FMAs per shared-memory load and global
-// loads per FMA in the k loop, the padded shared tile, and ptxas's registers and spills.
+// Tests of the matmul, convolution (implicit GEMM) and GEMV rules (passes/tir/gpu_rules/)
+// through default_gpu_schedule: what they recognize and decline, their results on the
+// reference interpreter against the unscheduled functions (symbolic sizes, tails,
+// batches, transposed operands, epilogues, padding, strides and dilation), and what can
+// be counted in the lowered kernel: FMAs per shared-memory load and global loads per FMA
+// in the k loop, the padded shared tile, global traffic, and ptxas's registers and spills.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -14,7 +15,9 @@
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
 #include "passes/tir/default_gpu_schedule.h"
+#include "passes/tir/gpu_rules/conv_gemm.h"
 #include "passes/tir/gpu_rules/matmul_analysis.h"
+#include "passes/tir/kernel_counts.h"
 #include "passes/tir/lower_to_kernels.h"
 #include "passes/tir/schedule/schedule_internal.h"
 #include "tests/support/ptxas.h"
@@ -196,6 +199,22 @@ TEST(GpuRuleMatmul, DeclinesWhatIsNotALargeMatmul) {
   EXPECT_FALSE(tiled(default_gpu_schedule(max_product, kDesktop)));
 }
 
+// The tile follows the output: 128 x 128 (16 x 16 threads) where that leaves 64 thread
+// blocks, 64 x 64 (8 x 8) where it would leave fewer, 64 x 32 (4 x 8) where a constant
+// extent undercuts both square tiles.
+TEST(GpuRuleMatmul, TileFollowsTheOutput) {
+  auto block = [](const PrimFunc& f) {
+    FuncCounts counts =
+        count_lowered(lower_to_kernels(default_gpu_schedule(f, kDesktop), "f", kDesktop));
+    EXPECT_EQ(counts.launches.size(), 1u);
+    return counts.launches.empty() ? std::array<int64_t, 3>{} : counts.launches[0].block;
+  };
+  EXPECT_EQ(block(constant_matmul(1024, 1024, 64)), (std::array<int64_t, 3>{16, 16, 1}));
+  EXPECT_EQ(block(constant_matmul(256, 3136, 64)), (std::array<int64_t, 3>{8, 8, 1}));
+  EXPECT_EQ(block(constant_matmul(512, 49, 64)), (std::array<int64_t, 3>{4, 8, 1}));
+  EXPECT_EQ(block(constant_matmul(49, 512, 64)), (std::array<int64_t, 3>{8, 4, 1}));
+}
+
 // --- The GEMV rule.
 
 // Whether the reduction of `f` is split over threads (a loop bound to threadIdx feeds a
@@ -353,6 +372,175 @@ TEST(GpuRuleMatmul, PtxAssemblesWithoutSpills) {
                 std::string::npos)
           << result.messages;
     }
+  }
+}
+
+// --- The convolution rule (implicit GEMM).
+
+// conv2d (3x3, padding 1) of n x 5 x h x w into 12 channels, + bias, relu, as fusion
+// writes it (LegalizeOps' guarded read through the padding).
+const std::string kConvSignature =
+    "var_X: T.handle, var_W: T.handle, var_bias: T.handle, var_D: T.handle";
+const std::string kConvBiasRelu = R"(
+        n = T.int64()
+        h = T.int64()
+        w = T.int64()
+        X = T.match_buffer(var_X, (n, T.int64(5), h, w))
+        W = T.match_buffer(var_W, (T.int64(12), T.int64(5), T.int64(3), T.int64(3)))
+        bias = T.match_buffer(var_bias, (T.int64(1), T.int64(12), T.int64(1), T.int64(1)))
+        D = T.match_buffer(var_D, (n, T.int64(12), h, w))
+        C = T.alloc_buffer((n, T.int64(12), h, w))
+        for b, o, y, x, rc, ry, rx in T.grid(n, T.int64(12), h, w, T.int64(5), T.int64(3), T.int64(3)):
+            with T.block("conv"):
+                vb, vo, vy, vx, vc, vry, vrx = T.axis.remap("SSSSRRR", [b, o, y, x, rc, ry, rx])
+                with T.init():
+                    C[vb, vo, vy, vx] = T.float32(0)
+                C[vb, vo, vy, vx] = C[vb, vo, vy, vx] + T.if_then_else(vy + vry - T.int64(1) >= T.int64(0) and vy + vry - T.int64(1) < h and vx + vrx - T.int64(1) >= T.int64(0) and vx + vrx - T.int64(1) < w, X[vb, vc, vy + vry - T.int64(1), vx + vrx - T.int64(1)], T.float32(0)) * W[vo, vc, vry, vrx]
+        for b, o, y, x in T.grid(n, T.int64(12), h, w):
+            with T.block("D"):
+                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
+                D[vb, vo, vy, vx] = T.max(C[vb, vo, vy, vx] + bias[T.int64(0), vo, T.int64(0), T.int64(0)], T.float32(0))
+)";
+
+// `f` rewritten as an implicit GEMM and scheduled with kSmallTiles.
+PrimFunc schedule_conv_small(const PrimFunc& f) {
+  std::optional<ConvGemm> conv = conv_as_matmul(f);
+  EXPECT_TRUE(conv.has_value()) << text::print_node(f);
+  return conv ? schedule_conv_gemm(*conv, kSmallTiles) : f;
+}
+
+TEST(GpuRuleConv, PaddedConvolutionWithEpilogue) {
+  PrimFunc f = parse_func(kConvBiasRelu, kConvSignature);
+  PrimFunc g = schedule_conv_small(f);
+  // 12 channels, 45 = 5 * 3 * 3 reduction steps and 35 pixels: tails in every tile.
+  testing::expect_same_results(f, g, {{2, 5, 5, 7}, {12, 5, 3, 3}, {1, 12, 1, 1}, {2, 12, 5, 7}},
+                               kSeed);
+  // The operand matrices are never stored: their definitions are inlined into the copies.
+  for (const BlockRealize& r : schedule_internal::blocks_under(g->body)) {
+    for (const Buffer& b : r->block->alloc_buffers) {
+      EXPECT_TRUE(b->scope != "global") << b->name << " is in global memory";
+    }
+  }
+  for (const Target& target : {kMobile, kDesktop, cuda_target(80)}) {
+    EXPECT_TRUE(tiled(default_gpu_schedule(f, target))) << target.str();
+  }
+}
+
+TEST(GpuRuleConv, StridedDilatedConvolutionWithoutEpilogue) {
+  // Stride 2, dilation 2, no padding: 11 x 13 -> 4 x 5; 9 channels, 27 reduction steps.
+  PrimFunc f = parse_func(R"(
+        X = T.match_buffer(var_X, (1, 3, 11, 13))
+        W = T.match_buffer(var_W, (9, 3, 3, 3))
+        C = T.match_buffer(var_C, (1, 9, 4, 5))
+        for b, o, y, x, rc, ry, rx in T.grid(1, 9, 4, 5, 3, 3, 3):
+            with T.block("conv"):
+                vb, vo, vy, vx, vc, vry, vrx = T.axis.remap("SSSSRRR", [b, o, y, x, rc, ry, rx])
+                with T.init():
+                    C[vb, vo, vy, vx] = T.float32(0)
+                C[vb, vo, vy, vx] = C[vb, vo, vy, vx] + X[vb, vc, vy * 2 + vry * 2, vx * 2 + vrx * 2] * W[vo, vc, vry, vrx]
+)",
+                          "var_X: T.handle, var_W: T.handle, var_C: T.handle");
+  testing::expect_same_results(f, schedule_conv_small(f),
+                               {{1, 3, 11, 13}, {9, 3, 3, 3}, {1, 9, 4, 5}}, kSeed);
+}
+
+TEST(GpuRuleConv, DeclinesWhatIsNotAnImplicitGemm) {
+  // Depthwise: the input read depends on the output channel.
+  PrimFunc depthwise = parse_func(R"(
+        X = T.match_buffer(var_X, (1, 64, 32, 32))
+        W = T.match_buffer(var_W, (64, 1, 3, 3))
+        C = T.match_buffer(var_C, (1, 64, 30, 30))
+        for b, o, y, x, rc, ry, rx in T.grid(1, 64, 30, 30, 1, 3, 3):
+            with T.block("conv"):
+                vb, vo, vy, vx, vc, vry, vrx = T.axis.remap("SSSSRRR", [b, o, y, x, rc, ry, rx])
+                with T.init():
+                    C[vb, vo, vy, vx] = T.float32(0)
+                C[vb, vo, vy, vx] = C[vb, vo, vy, vx] + X[vb, vo + vc, vy + vry, vx + vrx] * W[vo, vc, vry, vrx]
+)",
+                                  "var_X: T.handle, var_W: T.handle, var_C: T.handle");
+  // NHWC with HWIO weights: the output channel is last, the weights are not [oc, r..].
+  PrimFunc nhwc = parse_func(R"(
+        X = T.match_buffer(var_X, (1, 32, 32, 64))
+        W = T.match_buffer(var_W, (3, 3, 64, 64))
+        C = T.match_buffer(var_C, (1, 30, 30, 64))
+        for b, y, x, o, ry, rx, rc in T.grid(1, 30, 30, 64, 3, 3, 64):
+            with T.block("conv"):
+                vb, vy, vx, vo, vry, vrx, vc = T.axis.remap("SSSSRRR", [b, y, x, o, ry, rx, rc])
+                with T.init():
+                    C[vb, vy, vx, vo] = T.float32(0)
+                C[vb, vy, vx, vo] = C[vb, vy, vx, vo] + X[vb, vy + vry, vx + vrx, vc] * W[vry, vrx, vc, vo]
+)",
+                             "var_X: T.handle, var_W: T.handle, var_C: T.handle");
+  for (const PrimFunc& f : {depthwise, nhwc}) {
+    EXPECT_FALSE(conv_as_matmul(f).has_value()) << text::print_node(f);
+  }
+  // A matmul is the matmul rule's.
+  EXPECT_FALSE(conv_as_matmul(parse_func(kMatmul, kSignature)).has_value());
+}
+
+// A ResNet layer: 64 -> 64 channels, 3x3, padding 1, 56 x 56, + bias, relu.
+PrimFunc resnet_layer() {
+  std::string body = kConvBiasRelu.substr(kConvBiasRelu.find("        X ="));  // constant
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"n, T.int64(5), h, w", "1, 64, 56, 56"},
+        {"n, T.int64(12), h, w", "1, 64, 56, 56"},
+        {"T.int64(12), T.int64(5)", "64, 64"},
+        {"T.int64(5), T.int64(3)", "64, T.int64(3)"},
+        {"T.int64(12)", "64"},
+        {"T.int64(", "("},
+        {" < h ", " < 56 "},
+        {" < w,", " < 56,"}}) {
+    std::string pattern = std::regex_replace(from, std::regex(R"([()])"), R"(\$&)");
+    body = std::regex_replace(body, std::regex(pattern), to);
+  }
+  return parse_func(body, kConvSignature);
+}
+
+TEST(GpuRuleConv, KLoopReusesSharedAndGlobalLoads) {
+  PrimFunc f = resnet_layer();
+  for (const Target& target : {kMobile, cuda_target(80)}) {
+    SCOPED_TRACE(target.str());
+    LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(f, target), "f", target);
+    ASSERT_EQ(lowered.launches.size(), 1u);
+    KLoopCounts counts = count_k_loop(lowered.launches[0].kernel.func);
+    ASSERT_GT(counts.fmas, 0);
+    EXPECT_GE(counts.fmas, 4 * counts.shared_loads);
+    EXPECT_LE(32 * counts.global_loads, counts.fmas);
+  }
+}
+
+TEST(GpuRuleConv, GlobalTrafficIsTheTilesOnce) {
+  // 64 x 64 tiles (64 channels < 128): 1 x 49 thread blocks (3136 pixels), each reading in
+  // each of its 72 k steps (576 = 64 * 3 * 3) a 64 x 8 tile of the weights and an 8 x 64
+  // tile of input patches; the epilogue reads the bias once per output and writes each
+  // output once. Float32.
+  FuncCounts counts = count_lowered(lower_to_kernels(
+      default_gpu_schedule(resnet_layer(), cuda_target(80)), "f", cuda_target(80)));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  const LaunchCounts& launch = counts.launches[0];
+  const int64_t outputs = 64 * 56 * 56;
+  EXPECT_TRUE(is_const_int(launch.bytes_read, 49 * 72 * (64 * 8 + 8 * 64) * 4 + outputs * 4))
+      << text::print_node(launch.bytes_read);
+  EXPECT_TRUE(is_const_int(launch.bytes_written, outputs * 4))
+      << text::print_node(launch.bytes_written);
+  // 2 FLOPs per multiply-add, then the bias and the relu per output.
+  EXPECT_TRUE(is_const_int(launch.flops, 2 * int64_t{outputs} * 576 + 2 * outputs))
+      << text::print_node(launch.flops);
+}
+
+TEST(GpuRuleConv, PtxAssemblesWithoutSpills) {
+  std::string ptxas = testing::find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas is not installed (CUDA toolkit)";
+  for (int arch : {80, 90}) {
+    Target target = cuda_target(arch);
+    LoweredFunc lowered =
+        lower_to_kernels(default_gpu_schedule(resnet_layer(), target), "f", target);
+    ASSERT_EQ(lowered.launches.size(), 1u);
+    std::string ptx = codegen::codegen_ptx(lowered.launches[0].kernel, target).ptx;
+    testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
+    ASSERT_TRUE(result.ok) << result.messages;
+    EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos)
+        << result.messages;
   }
 }
 

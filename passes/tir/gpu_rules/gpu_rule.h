@@ -25,6 +25,7 @@ struct GpuScheduleRule {
 };
 
 // Each rule, defined in its file of this folder.
+GpuScheduleRule conv_gemm_rule();
 GpuScheduleRule matmul_rule();
 GpuScheduleRule gemv_rule();
 GpuScheduleRule row_reduction_rule();

@@ -5,10 +5,7 @@ namespace relaxc::tir {
 
 const std::vector<GpuScheduleRule>& gpu_schedule_rules() {
   static const std::vector<GpuScheduleRule> rules = {
-      matmul_rule(),
-      gemv_rule(),
-      row_reduction_rule(),
-      elementwise_rule(),
+      conv_gemm_rule(), matmul_rule(), gemv_rule(), row_reduction_rule(), elementwise_rule(),
   };
   return rules;
 }

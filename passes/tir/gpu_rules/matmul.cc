@@ -17,12 +17,15 @@
 // - the accumulator goes to the output after the k loops (reverse_compute_at under the
 //   thread loop), through the epilogue blocks, which run on the thread's tile and whose
 //   intermediates (and the matmul's result) live in registers: one global write.
-// Symbolic M, N, K work through split's tail guards. The tile shape fits the target:
-// 128 x 128 (256 threads, 8 x 8 each) where the target allows 256 threads per block,
-// 64 x 64 (64 threads) otherwise (the mobile profile's 128 threads); both with k steps of
-// 8, whose two shared tiles (8 KiB and 4 KiB in float32) fit every profile. A constant
-// extent below the tile's, few rows (at most 4: the GEMV rule's) or a small constant
-// output are declined: the generic schedule does them well enough.
+// Symbolic M, N, K work through split's tail guards. The tile is the larger of 128 x 128
+// (256 threads) and 64 x 64 (64 threads), both with 8 x 8 outputs per thread and k steps
+// of 8, that the target allows (the mobile profile's 128 threads: 64 x 64; the shared
+// tiles take at most 8 KiB in float32) and that a constant extent does not undercut;
+// where the output's size is known, 64 x 64 is taken when 128 x 128 would leave fewer
+// than 64 thread blocks to spread over the GPU. Where a constant extent undercuts both,
+// 64 x 32 or 32 x 64 (32 threads). Few rows (at most 4: the GEMV rule's), a small
+// constant output, or constant extents below every tile are declined: the generic
+// schedule does them well enough.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -37,37 +40,12 @@ namespace {
 
 // Outputs below this many elements (a constant count) are not worth the tiles.
 constexpr int64_t kSmallOutput = 64 * 64;
+// Thread blocks enough to occupy a large GPU (half the 132 multiprocessors of an H100):
+// where the output's size is known, smaller tiles are taken until there are this many.
+constexpr int64_t kEnoughBlocks = 64;
 constexpr int64_t kVectorLanes = 4;
 
 PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
-
-std::optional<MatmulTiles> choose_tiles(const MatmulMatch& m, const Target& target) {
-  const int64_t* rows = as_const_int(m.rows);
-  const int64_t* cols = as_const_int(m.cols);
-  if (rows != nullptr && *rows <= 4) return std::nullopt;
-  if (rows != nullptr && cols != nullptr && *rows * *cols < kSmallOutput) return std::nullopt;
-  MatmulTiles large{128, 128, 8, 8, 8};
-  MatmulTiles small{64, 64, 8, 8, 8};
-  // Shared memory: the two tiles.
-  auto shared_bytes = [&](const MatmulTiles& t) {
-    int64_t elem_bytes = std::max(m.a->dtype.bytes(), m.b->dtype.bytes());
-    return (t.bm * t.bk + t.bk * t.bn) * elem_bytes;
-  };
-  // A constant extent below the tile would clip the tile's regions to the extent, which
-  // loses the threads' offsets in them (compute_at's region analysis).
-  auto covers = [&](const MatmulTiles& t) {
-    return (rows == nullptr || *rows >= t.bm) && (cols == nullptr || *cols >= t.bn);
-  };
-  if (covers(large) && target.max_threads_per_block >= large.threads() &&
-      target.max_shared_memory_bytes >= shared_bytes(large)) {
-    return large;
-  }
-  if (covers(small) && target.max_threads_per_block >= small.threads() &&
-      target.max_shared_memory_bytes >= shared_bytes(small)) {
-    return small;
-  }
-  return std::nullopt;
-}
 
 // The position of `buffer` among `block`'s reads.
 int read_index(const Schedule& s, const BlockRef& block, const Buffer& buffer) {
@@ -116,6 +94,47 @@ void unroll_all(Schedule& s, const std::vector<LoopRef>& loops) {
 }
 
 }  // namespace
+
+std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Target& target) {
+  const int64_t* rows = as_const_int(m.rows);
+  const int64_t* cols = as_const_int(m.cols);
+  if (rows != nullptr && *rows <= 4) return std::nullopt;
+  if (rows != nullptr && cols != nullptr && *rows * *cols < kSmallOutput) return std::nullopt;
+  // Largest first; all with 8 x 8 outputs per thread (4 FMAs per shared-memory load) and
+  // k steps of 8. The square ones load at most 1/32 of an element from global memory per
+  // FMA ((BM + BN) / (BM * BN)); the narrow ones (3/64) only serve where no square one
+  // fits.
+  const MatmulTiles candidates[] = {
+      {128, 128, 8, 8, 8}, {64, 64, 8, 8, 8}, {64, 32, 8, 8, 8}, {32, 64, 8, 8, 8}};
+  // Shared memory: the two tiles.
+  auto shared_bytes = [&](const MatmulTiles& t) {
+    int64_t elem_bytes = std::max(m.a->dtype.bytes(), m.b->dtype.bytes());
+    return (t.bm * t.bk + t.bk * t.bn) * elem_bytes;
+  };
+  // A constant extent below the tile would clip the tile's regions to the extent, which
+  // loses the threads' offsets in them (compute_at's region analysis).
+  auto covers = [&](const MatmulTiles& t) {
+    return (rows == nullptr || *rows >= t.bm) && (cols == nullptr || *cols >= t.bn);
+  };
+  int64_t batch = 1;
+  for (size_t d : m.batch) {
+    const int64_t* extent = as_const_int(m.c->shape[d]);
+    batch *= extent != nullptr ? *extent : 1;
+  }
+  std::optional<MatmulTiles> chosen;
+  for (const MatmulTiles& t : candidates) {
+    if (!covers(t) || target.max_threads_per_block < t.threads() ||
+        target.max_shared_memory_bytes < shared_bytes(t)) {
+      continue;
+    }
+    if (chosen && t.bm != t.bn) break;
+    chosen = t;
+    if (rows == nullptr || cols == nullptr) break;
+    int64_t blocks = batch * ((*rows + t.bm - 1) / t.bm) * ((*cols + t.bn - 1) / t.bn);
+    if (blocks >= kEnoughBlocks) break;
+  }
+  return chosen;
+}
 
 PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const MatmulTiles& t) {
   Schedule s(func);
@@ -174,7 +193,7 @@ namespace {
 std::optional<PrimFunc> apply_matmul(const PrimFunc& func, const Target& target) {
   std::optional<MatmulMatch> m = match_matmul(func);
   if (!m) return std::nullopt;
-  std::optional<MatmulTiles> tiles = choose_tiles(*m, target);
+  std::optional<MatmulTiles> tiles = choose_matmul_tiles(*m, target);
   if (!tiles) return std::nullopt;
   return schedule_matmul(func, *m, *tiles);
 }

@@ -4,6 +4,7 @@
 #include "passes/tir/gpu_rules/matmul_analysis.h"
 
 #include <algorithm>
+#include <span>
 #include <unordered_set>
 
 #include "ir/structural_equal.h"
@@ -46,13 +47,6 @@ bool indices_are(const std::vector<PrimExpr>& indices, const std::vector<Var>& i
   return true;
 }
 
-const BufferLoadNode* operand_load(const PrimExpr& e) {
-  const PrimExprNode* node = e.get();
-  if (const auto* cast = e.as<CastNode>()) node = cast->value.get();
-  const auto* load = Ref<PrimExprNode>(node).as<BufferLoadNode>();
-  return load != nullptr && load->dtype.is_float() && load->dtype.lanes() == 1 ? load : nullptr;
-}
-
 // The positions of the iteration variables an operand's indices use; nullopt when an
 // index is neither an iteration variable nor a constant.
 std::optional<std::vector<size_t>> iters_used(const BufferLoadNode& load,
@@ -77,49 +71,18 @@ std::optional<MatmulMatch> match_reduction(const BlockRealize& realize) {
   const Block& block = realize->block;
   MatmulMatch m;
   m.block = block->name;
-  std::vector<Var> spatial;
   size_t reduce_count = 0;
   for (size_t n = 0; n < block->iter_vars.size(); ++n) {
-    const IterVar& iv = block->iter_vars[n];
-    if (iv->kind == IterKind::Spatial) {
-      spatial.push_back(iv->var);
-    } else if (iv->kind == IterKind::Reduce) {
+    if (block->iter_vars[n]->kind == IterKind::Reduce) {
       m.k = n;
       ++reduce_count;
-    } else {
-      return std::nullopt;
     }
   }
-  const auto* store = block->body.as<BufferStoreNode>();
-  const auto* init = block->init.defined() ? block->init.as<BufferStoreNode>() : nullptr;
-  if (reduce_count != 1 || store == nullptr || init == nullptr || spatial.size() < 2) {
-    return std::nullopt;
-  }
-  m.c = store->buffer;
-  DataType acc = m.c->dtype;
-  if (!acc.is_float() || acc.lanes() != 1 || (acc.bits() != 32 && acc.bits() != 16)) {
-    return std::nullopt;
-  }
-  const auto* zero = init->value.as<FloatImmNode>();
-  if (!init->buffer.same_as(m.c) || !indices_are(init->indices, spatial) ||
-      !indices_are(store->indices, spatial) || zero == nullptr || zero->value != 0.0) {
-    return std::nullopt;
-  }
-  const auto* add = store->value.as<AddNode>();
-  if (add == nullptr) return std::nullopt;
-  PrimExpr product = add->b;
-  const auto* self = add->a.as<BufferLoadNode>();
-  if (self == nullptr || !self->buffer.same_as(m.c)) {
-    self = add->b.as<BufferLoadNode>();
-    product = add->a;
-  }
-  const auto* mul = product.as<MulNode>();
-  if (self == nullptr || !self->buffer.same_as(m.c) || !indices_are(self->indices, spatial) ||
-      mul == nullptr) {
-    return std::nullopt;
-  }
-  const BufferLoadNode* lhs = operand_load(mul->a);
-  const BufferLoadNode* rhs = operand_load(mul->b);
+  std::optional<SumOfProducts> update = match_sum_of_products(*block);
+  if (reduce_count != 1 || !update || update->spatial.size() < 2) return std::nullopt;
+  m.c = update->c;
+  const BufferLoadNode* lhs = operand_load(update->lhs);
+  const BufferLoadNode* rhs = operand_load(update->rhs);
   if (lhs == nullptr || rhs == nullptr || lhs->buffer.same_as(rhs->buffer) ||
       lhs->buffer.same_as(m.c) || rhs->buffer.same_as(m.c)) {
     return std::nullopt;
@@ -159,30 +122,27 @@ std::optional<MatmulMatch> match_reduction(const BlockRealize& realize) {
   return m;
 }
 
-bool is_param(const PrimFunc& func, const Buffer& buffer) {
-  return std::any_of(func->buffer_map.begin(), func->buffer_map.end(),
-                     [&](const auto& entry) { return entry.second.same_as(buffer); });
-}
-
 // Whether `realize` is an elementwise epilogue over C's shape: reads of `produced`
 // buffers at its own output index, other reads of parameters only.
-bool is_epilogue(const PrimFunc& func, const BlockRealize& realize, const MatmulMatch& m,
+bool is_epilogue(const PrimFunc& func, const BlockRealize& realize, const Buffer& c,
+                 std::span<const Buffer> operands,
                  const std::unordered_set<const BufferNode*>& produced) {
   const Block& block = realize->block;
   const auto* store = block->body.as<BufferStoreNode>();
-  if (store == nullptr || block->init.defined() || block->iter_vars.size() != m.c->shape.size()) {
+  if (store == nullptr || block->init.defined() || block->iter_vars.size() != c->shape.size()) {
     return false;
   }
   std::vector<Var> iters;
   for (size_t n = 0; n < block->iter_vars.size(); ++n) {
     const IterVar& iv = block->iter_vars[n];
-    if (iv->kind != IterKind::Spatial || !structural_equal(iv->dom->extent, m.c->shape[n])) {
+    if (iv->kind != IterKind::Spatial || !structural_equal(iv->dom->extent, c->shape[n])) {
       return false;
     }
     iters.push_back(iv->var);
   }
   if (!indices_are(store->indices, iters) || produced.count(store->buffer.get()) != 0 ||
-      store->buffer.same_as(m.a) || store->buffer.same_as(m.b)) {
+      std::any_of(operands.begin(), operands.end(),
+                  [&](const Buffer& b) { return store->buffer.same_as(b); })) {
     return false;
   }
   bool ok = true, reads_produced = false;
@@ -201,7 +161,19 @@ bool is_epilogue(const PrimFunc& func, const BlockRealize& realize, const Matmul
 
 }  // namespace
 
-std::optional<MatmulMatch> match_matmul(const PrimFunc& func) {
+const BufferLoadNode* operand_load(const PrimExpr& e) {
+  const PrimExprNode* node = e.get();
+  if (const auto* cast = e.as<CastNode>()) node = cast->value.get();
+  const auto* load = Ref<PrimExprNode>(node).as<BufferLoadNode>();
+  return load != nullptr && load->dtype.is_float() && load->dtype.lanes() == 1 ? load : nullptr;
+}
+
+bool is_param(const PrimFunc& func, const Buffer& buffer) {
+  return std::any_of(func->buffer_map.begin(), func->buffer_map.end(),
+                     [&](const auto& entry) { return entry.second.same_as(buffer); });
+}
+
+std::optional<std::vector<BlockRealize>> top_level_nests(const PrimFunc& func) {
   const BlockNode* root = root_block(func);
   if (root == nullptr || !root->match_buffers.empty()) return std::nullopt;
   std::vector<BlockRealize> top = child_blocks(root->body);
@@ -211,20 +183,78 @@ std::optional<MatmulMatch> match_matmul(const PrimFunc& func) {
       return std::nullopt;
     }
   }
-  std::optional<MatmulMatch> m = match_reduction(top.front());
-  if (!m) return std::nullopt;
-  std::unordered_set<const BufferNode*> produced = {m->c.get()};
-  Buffer last = m->c;
+  return top;
+}
+
+std::optional<SumOfProducts> match_sum_of_products(const BlockNode& block) {
+  SumOfProducts update;
+  for (const IterVar& iv : block.iter_vars) {
+    if (iv->kind == IterKind::Spatial) {
+      update.spatial.push_back(iv->var);
+    } else if (iv->kind != IterKind::Reduce) {
+      return std::nullopt;
+    }
+  }
+  const auto* store = block.body.as<BufferStoreNode>();
+  const auto* init = block.init.defined() ? block.init.as<BufferStoreNode>() : nullptr;
+  if (store == nullptr || init == nullptr) return std::nullopt;
+  update.c = store->buffer;
+  DataType acc = update.c->dtype;
+  if (!acc.is_float() || acc.lanes() != 1 || (acc.bits() != 32 && acc.bits() != 16)) {
+    return std::nullopt;
+  }
+  const auto* zero = init->value.as<FloatImmNode>();
+  if (!init->buffer.same_as(update.c) || !indices_are(init->indices, update.spatial) ||
+      !indices_are(store->indices, update.spatial) || zero == nullptr || zero->value != 0.0) {
+    return std::nullopt;
+  }
+  const auto* add = store->value.as<AddNode>();
+  if (add == nullptr) return std::nullopt;
+  PrimExpr product = add->b;
+  const auto* self = add->a.as<BufferLoadNode>();
+  if (self == nullptr || !self->buffer.same_as(update.c)) {
+    self = add->b.as<BufferLoadNode>();
+    product = add->a;
+  }
+  const auto* mul = product.as<MulNode>();
+  if (self == nullptr || !self->buffer.same_as(update.c) ||
+      !indices_are(self->indices, update.spatial) || mul == nullptr) {
+    return std::nullopt;
+  }
+  update.lhs = mul->a;
+  update.rhs = mul->b;
+  return update;
+}
+
+std::optional<std::vector<std::string>> match_epilogue(const PrimFunc& func,
+                                                       const std::vector<BlockRealize>& top,
+                                                       const Buffer& c,
+                                                       std::span<const Buffer> operands) {
+  std::vector<std::string> epilogue;
+  std::unordered_set<const BufferNode*> produced = {c.get()};
+  Buffer last = c;
   for (size_t n = 1; n < top.size(); ++n) {
-    if (!is_epilogue(func, top[n], *m, produced)) return std::nullopt;
+    if (!is_epilogue(func, top[n], c, operands, produced)) return std::nullopt;
     // Everything before the last block stays inside the function.
     if (is_param(func, last)) return std::nullopt;
     last = top[n]->block->body.as<BufferStoreNode>()->buffer;
     produced.insert(last.get());
-    m->epilogue.push_back(top[n]->block->name);
+    epilogue.push_back(top[n]->block->name);
   }
   // The result leaves through a parameter.
   if (!is_param(func, last)) return std::nullopt;
+  return epilogue;
+}
+
+std::optional<MatmulMatch> match_matmul(const PrimFunc& func) {
+  std::optional<std::vector<BlockRealize>> top = top_level_nests(func);
+  if (!top) return std::nullopt;
+  std::optional<MatmulMatch> m = match_reduction(top->front());
+  if (!m) return std::nullopt;
+  const Buffer operands[] = {m->a, m->b};
+  std::optional<std::vector<std::string>> epilogue = match_epilogue(func, *top, m->c, operands);
+  if (!epilogue) return std::nullopt;
+  m->epilogue = std::move(*epilogue);
   return m;
 }
 

@@ -10,9 +10,11 @@
 // nest, one loop per iteration variable.
 #pragma once
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "ir/target/target.h"
 #include "ir/tir/stmt.h"
 #include "passes/tir/schedule/schedule.h"
 
@@ -33,12 +35,41 @@ struct MatmulMatch {
 
 std::optional<MatmulMatch> match_matmul(const PrimFunc& func);
 
+// The pieces match_matmul is made of, which the convolution rule (conv_gemm.h) shares.
+//
+// The blocks directly under the root block when each sits in its own perfect loop nest
+// (one loop from 0 per iteration variable, unpredicated) and nothing else is there.
+std::optional<std::vector<BlockRealize>> top_level_nests(const PrimFunc& func);
+// `block` as C[s] = C[s] + lhs * rhs with T.init C[s] = 0, s its spatial iteration
+// variables in order and C float32 or float16; its other iteration variables reduce.
+struct SumOfProducts {
+  Buffer c;
+  std::vector<Var> spatial;
+  PrimExpr lhs, rhs;
+};
+std::optional<SumOfProducts> match_sum_of_products(const BlockNode& block);
+// The names of top[1], top[2], ... when they are an elementwise epilogue of top[0], which
+// writes `c` from `operands`: each reads what the blocks before it produced at its own
+// output index (over C's shape) and parameters otherwise, and writes none of `operands`;
+// the last writes a parameter, the others buffers of the function.
+std::optional<std::vector<std::string>> match_epilogue(const PrimFunc& func,
+                                                       const std::vector<BlockRealize>& top,
+                                                       const Buffer& c,
+                                                       std::span<const Buffer> operands);
+// The load that `e` is, or casts, when it loads one floating-point element.
+const BufferLoadNode* operand_load(const PrimExpr& e);
+bool is_param(const PrimFunc& func, const Buffer& buffer);
+
 // The matmul rule's tiles: BM x BN outputs per thread block, BK of the reduction per step,
 // TM x TN outputs per thread; BM / TM * BN / TN threads.
 struct MatmulTiles {
   int64_t bm, bn, bk, tm, tn;
   int64_t threads() const { return (bm / tm) * (bn / tn); }
 };
+
+// The tiles the matmul rule uses for `m` on `target`; nullopt where the matmul is too
+// small for them (few rows, a small output, an extent below the tile).
+std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Target& target);
 
 // The matmul rule's schedule of `func` (matched as `m`) with the given tiles (matmul.cc);
 // tests use small tiles, which the reference interpreter runs quickly.
