@@ -91,7 +91,7 @@ TEST(LowerToKernels, VectorAddRunsLikeTheSource) {
 // A grid over the target's limit, symbolic or constant, on one axis or two: the launch
 // is capped at the limit and each block strides over the rest, with the same results.
 // (The interpreter runs a block's threads one after another, so kernels whose threads
-// exchange values are run on a device instead: tests/lit/tools/mlp_large_batch.py.)
+// exchange values are run on a device instead: tests/lit/tools/grid_stride.py.)
 TEST(LowerToKernels, GridStrideLoopsRunLikeTheSource) {
   Target tiny = parse_target("vulkan");
   tiny.max_grid_size = {3, 2, 2};

@@ -336,6 +336,58 @@ TEST(RowReductionRule, ArgmaxIsOneKernelWithOneOutputPerRow) {
   expect_compulsory_traffic(*scheduled, 300 * 4 + 4);
 }
 
+// A 2x2 max pool with an epilogue (the rows: 4 elements each).
+constexpr const char* kMaxPool = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, var_Y: T.handle):
+        n = T.int64()
+        X = T.match_buffer(var_X, (n, 3, 8, 8))
+        Y = T.match_buffer(var_Y, (n, 3, 4, 4))
+        P = T.alloc_buffer((n, 3, 4, 4))
+        for b, c, i, j, ri, rj in T.grid(n, 3, 4, 4, 2, 2):
+            with T.block("pool"):
+                vb, vc, vi, vj, vri, vrj = T.axis.remap("SSSSRR", [b, c, i, j, ri, rj])
+                with T.init():
+                    P[vb, vc, vi, vj] = T.float32(-3.4028234663852886e+38)
+                P[vb, vc, vi, vj] = T.max(P[vb, vc, vi, vj], X[vb, vc, vi * 2 + vri, vj * 2 + vrj])
+        for b, c, i, j in T.grid(n, 3, 4, 4):
+            with T.block("relu"):
+                vb, vc, vi, vj = T.axis.remap("SSSS", [b, c, i, j])
+                Y[vb, vc, vi, vj] = T.max(P[vb, vc, vi, vj], T.float32(0))
+)";
+
+TEST(RowReductionRule, ShortRowsAreOneThreadEach) {
+  expect_one_kernel("row reduction", kMaxPool, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 3, 8, 8}, {n, 3, 4, 4}};
+  });
+  std::optional<PrimFunc> scheduled = apply_rule("row reduction", parse_func(kMaxPool), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  // 256 rows per thread block, one per thread: no cross-thread reduction, nothing shared.
+  std::vector<For> threads = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x");
+  ASSERT_EQ(threads.size(), 1u);
+  EXPECT_TRUE(is_const_int(threads[0]->extent, 256));
+  for (const BlockRealize& r : schedule_internal::blocks_under((*scheduled)->body)) {
+    for (const Buffer& b : r->block->alloc_buffers) EXPECT_EQ(b->scope, "local") << b->name;
+  }
+  // Each input element read once, each output written once, where the rows (48 n) fill
+  // the thread blocks; a block's tail counts whole (the guard under its serial loops is
+  // not one the counter reads), an upper bound.
+  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  arith::Analyzer analyzer;
+  for (int64_t n : {16, 32}) {
+    auto at_n = [&](const PrimExpr& e) {
+      PrimExpr value = analyzer.simplify(
+          substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); }));
+      const int64_t* bytes = as_const_int(value);
+      return bytes != nullptr ? *bytes : -1;
+    };
+    EXPECT_EQ(at_n(counts.launches[0].bytes_read), n * 3 * 8 * 8 * 4) << "n = " << n;
+    EXPECT_EQ(at_n(counts.launches[0].bytes_written), n * 3 * 4 * 4 * 4) << "n = " << n;
+  }
+}
+
 // layer_norm over the last two axes: two reduction loops per row.
 constexpr const char* kLayerNorm = R"(@I.ir_module
 class Module:

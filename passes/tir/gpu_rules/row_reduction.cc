@@ -22,17 +22,18 @@
 // Ri a reduction loop bound to threadIdx: lower_cross_thread_reduction makes it a
 // shared-memory tree or subgroup reduction) and a tail guard where T does not divide C.
 // The rule declines where compute_at leaves a reduction a loop over rows below the row
-// loop (a fused row index it cannot bound). T is a power of two: the smallest covering
-// the longest row, at most 256 and the
-// target's thread limit. Each Ri's buffer moves to "shared" memory (set_scope): one
-// element per row, shared by the row's threads, so that the intermediates never reach
-// global memory. An input that several of the blocks read (softmax's x: the max, the sum
-// of exp and the output) is staged in shared memory, one row per thread block
-// (cache_read with every reader as a consumer, compute_at under the row loop, its loops
-// on the row's threads), where the rows of all such inputs fit in half the target's
-// shared memory and have constant lengths: the kernel then reads each input once and
-// writes its output once, the compulsory traffic. Otherwise it reads such an input once
-// per block that reads it.
+// loop (a fused row index it cannot bound). Short rows (every block's at most 32
+// elements, constant: pooling windows, depthwise convolutions) are one thread's each
+// instead: the row loop split [ceil(R / 256), 256] onto blockIdx.x and threadIdx.x,
+// every block's loops below it serial, the per-row intermediates in registers. T is a power of two:
+// the smallest covering the longest row, at most 256 and the target's thread limit. Each Ri's
+// buffer moves to "shared" memory (set_scope): one element per row, shared by the row's threads, so
+// that the intermediates never reach global memory. An input that several of the blocks read
+// (softmax's x: the max, the sum of exp and the output) is staged in shared memory, one row per
+// thread block (cache_read with every reader as a consumer, compute_at under the row loop, its
+// loops on the row's threads), where the rows of all such inputs fit in half the target's shared
+// memory and have constant lengths: the kernel then reads each input once and writes its output
+// once, the compulsory traffic. Otherwise it reads such an input once per block that reads it.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -51,6 +52,10 @@ namespace {
 using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 
 constexpr int64_t kMaxThreads = 256;
+// Rows of at most this many elements (constant) are one thread's each, reduced serially
+// (pooling windows, depthwise convolutions): a thread block per row would leave most of
+// its threads idle.
+constexpr int64_t kShortRow = 32;
 
 // A block's loops, when they form a perfect nest around it alone and its iteration
 // values are their variables in order; otherwise nullopt.
@@ -209,6 +214,11 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
   }
   row_extents.push_back(analyzer.simplify(out_elements));
   int64_t threads = thread_count(row_extents, target);
+  bool short_rows = std::all_of(row_extents.begin(), row_extents.end(), [](const PrimExpr& e) {
+    const int64_t* c = as_const_int(e);
+    return c != nullptr && *c <= kShortRow;
+  });
+  if (short_rows && stage_inputs) return std::nullopt;  // a thread's row is its own
 
   std::vector<LoopRef> out_refs = s.get_loops(last);
   if (out_refs.size() == row_dims) {
@@ -239,13 +249,26 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
     if (copies.empty()) return std::nullopt;  // the unstaged schedule is the same
   }
   LoopRef row = s.fuse(std::vector<LoopRef>(out_refs.begin() + unit, out_refs.begin() + row_dims));
+  std::optional<LoopRef> row_block;
+  if (short_rows) {
+    int64_t rows_per_block = std::min(kMaxThreads, target.max_threads_per_block);
+    std::vector<LoopRef> parts =
+        s.split(row, {PrimExpr(), int_imm(row.var->dtype, rows_per_block)});
+    row_block = parts[0];
+    row = parts[1];
+  }
   try {
     for (size_t i = reductions.size(); i-- > 0;) s.compute_at(reductions[i], row);
     for (const BlockRef& copy : copies) s.compute_at(copy, row);
   } catch (const UserError&) {
     return std::nullopt;  // the rows depend on each other after all
   }
-  s.bind(row, "blockIdx.x");
+  if (row_block) {
+    s.bind(*row_block, "blockIdx.x");
+    s.bind(row, "threadIdx.x");
+  } else {
+    s.bind(row, "blockIdx.x");
+  }
   for (size_t i = 0; i < unit; ++i) s.bind(out_refs[i], i == 0 ? "blockIdx.y" : "blockIdx.z");
   all.insert(all.begin(), copies.begin(), copies.end());
   for (const BlockRef& b : all) {
@@ -276,11 +299,12 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
       }
       if (!analyzer.can_prove_equal(copied, row_elements)) return std::nullopt;
     }
+    if (short_rows) continue;  // serial in the row's thread
     LoopRef fused = s.fuse(inner);
     std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), int_imm(fused.var->dtype, threads)});
     s.bind(parts[1], "threadIdx.x");
   }
-  for (const BlockRef& r : reductions) s.set_scope(r, 0, "shared");
+  for (const BlockRef& r : reductions) s.set_scope(r, 0, short_rows ? "local" : "shared");
   return s.func();
 }
 

@@ -62,11 +62,11 @@
 # DISABLED-NOT: # after simplify-kernel
 # DISABLED: # after check-kernel-limits
 #
-# The row reduction rule keeps the dense layer's per-row sums in a shared buffer of the
-# function's size, which compact-buffer-allocations shrinks to a block's row: without it
+# The matmul rule's register copies of the dense layer's tiles are buffers of the
+# function's size until compact-buffer-allocations shrinks them to a thread's: without it
 # the build stops at the kernel's limits, naming the buffer.
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/c.rxe --disable-pass=compact-buffer-allocations 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-COMPACT
-# NO-COMPACT: error: shared buffer 'y' has the non-constant size n * T.int64(32); a kernel's shared buffers need a constant size
+# NO-COMPACT: error: local buffer 'x_shared_local' has the non-constant size n * T.int64(64); a kernel's local buffers need a constant size
 # NO-COMPACT: exit status 1
 #
 # Without the default schedule, an unscheduled function is refused where it would run on
