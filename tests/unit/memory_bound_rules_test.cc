@@ -1,5 +1,5 @@
 // Tests of the memory-bound rules of the default GPU schedule (passes/tir/gpu_rules/):
-// elementwise / injective and row reduction. Each recognized function becomes one
+// elementwise / injective, column reduction and row reduction. Each recognized function becomes one
 // kernel without workspaces (after the kernel lowering), within the target's limits
 // (the mobile profile's 128 threads), that computes what the original does on the
 // reference interpreter at a few sizes of a symbolic dimension (tests/lit/ops/rules/
@@ -7,6 +7,7 @@
 // it declines.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -214,6 +215,199 @@ class Module:
                 Z[vi, vj] = Y[vi, vj] + T.float32(1)
 )"),
                           kDesktop));
+}
+// The threads of each thread block of `f` (the product of its threadIdx loops' extents,
+// the largest per axis).
+int64_t threads_per_block(const PrimFunc& f) {
+  int64_t threads = 1;
+  for (const char* axis : {"threadIdx.x", "threadIdx.y", "threadIdx.z"}) {
+    int64_t most = 1;
+    for (const For& loop : loops_of_kind(f, ForKind::ThreadBinding, axis)) {
+      const int64_t* extent = as_const_int(loop->extent);
+      EXPECT_NE(extent, nullptr);
+      if (extent != nullptr) most = std::max(most, *extent);
+    }
+    threads *= most;
+  }
+  return threads;
+}
+
+// The sum over the first axis of (16, n): n outputs adjacent in memory.
+constexpr const char* kColumnSum = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_x: T.handle, var_out: T.handle):
+        n = T.int64()
+        x = T.match_buffer(var_x, (16, n))
+        out = T.match_buffer(var_out, (n,))
+        for ax0, k0 in T.grid(n, 16):
+            with T.block("sum"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    out[v_ax0] = T.float32(0)
+                out[v_ax0] = out[v_ax0] + x[v_k0, v_ax0]
+)";
+
+TEST(ColumnReductionRule, SumOverTheFirstAxis) {
+  expect_one_kernel("column reduction", kColumnSum,
+                    [](int64_t n) {
+                      return std::vector<std::vector<int64_t>>{{16, n}, {n}};
+                    },
+                    {1, 7, 40, 97});
+  std::optional<PrimFunc> scheduled =
+      apply_rule("column reduction", parse_func(kColumnSum), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  // 32 adjacent outputs per block along threadIdx.x, the 16 rows on threadIdx.y.
+  ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x").size(), 1u);
+  EXPECT_TRUE(is_const_int(
+      loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x")[0]->extent, 32));
+  ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y").size(), 1u);
+  EXPECT_TRUE(
+      is_const_int(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y")[0]->extent, 8));
+  // x read once, the output written once.
+  expect_compulsory_traffic(*scheduled, 16 * 4 + 4);
+}
+
+// The sum over the first axis of (n, 300): a symbolic reduction, 300 outputs; the mobile
+// profile's 128 threads per block hold 32 x 4 of them.
+constexpr const char* kLongColumnSum = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_x: T.handle, out: T.Buffer((300,), "float32")):
+        n = T.int64()
+        x = T.match_buffer(var_x, (n, 300))
+        for ax0, k0 in T.grid(300, n):
+            with T.block("sum"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    out[v_ax0] = T.float32(0)
+                out[v_ax0] = out[v_ax0] + x[v_k0, v_ax0]
+)";
+
+TEST(ColumnReductionRule, SymbolicReductionWithinTheThreadLimit) {
+  expect_one_kernel("column reduction", kLongColumnSum,
+                    [](int64_t n) {
+                      return std::vector<std::vector<int64_t>>{{n, 300}, {300}};
+                    },
+                    {1, 7, 40, 1000});
+  PrimFunc f = parse_func(kLongColumnSum);
+  for (const Target* target : {&kDesktop, &kMobile}) {
+    std::optional<PrimFunc> scheduled = apply_rule("column reduction", f, *target);
+    ASSERT_TRUE(scheduled.has_value());
+    EXPECT_EQ(threads_per_block(*scheduled), std::min<int64_t>(256, target->max_threads_per_block));
+  }
+}
+
+// The mean over the channels of NCHW data after a relu (inlined): the sum, then a divide
+// that the thread holding each total runs.
+constexpr const char* kChannelMean = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_x: T.handle, var_out: T.handle):
+        n = T.int64()
+        x = T.match_buffer(var_x, (n, 16, 5, 7))
+        out = T.match_buffer(var_out, (n, 5, 7))
+        r = T.alloc_buffer((n, 16, 5, 7))
+        s = T.alloc_buffer((n, 5, 7))
+        for i0, i1, i2, i3 in T.grid(n, 16, 5, 7):
+            with T.block("relu"):
+                v0, v1, v2, v3 = T.axis.remap("SSSS", [i0, i1, i2, i3])
+                r[v0, v1, v2, v3] = T.max(x[v0, v1, v2, v3], T.float32(0))
+        for ax0, ax1, ax2, k in T.grid(n, 5, 7, 16):
+            with T.block("sum"):
+                v0, v1, v2, vk = T.axis.remap("SSSR", [ax0, ax1, ax2, k])
+                with T.init():
+                    s[v0, v1, v2] = T.float32(0)
+                s[v0, v1, v2] = s[v0, v1, v2] + r[v0, vk, v1, v2]
+        for ax0, ax1, ax2 in T.grid(n, 5, 7):
+            with T.block("mean"):
+                v0, v1, v2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                out[v0, v1, v2] = s[v0, v1, v2] / T.float32(16)
+)";
+
+TEST(ColumnReductionRule, ChannelMeanWithProducerAndEpilogue) {
+  expect_one_kernel("column reduction", kChannelMean, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 16, 5, 7}, {n, 5, 7}};
+  });
+  std::optional<PrimFunc> scheduled =
+      apply_rule("column reduction", parse_func(kChannelMean), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  expect_compulsory_traffic(*scheduled, 16 * 35 * 4 + 35 * 4);
+}
+
+// Reductions the column rule must leave to others: over the innermost axis (a row), over
+// an input whose innermost axis is not the output's, an argmax over the first axis (two
+// reductions), and an epilogue that reads the sums out of place.
+TEST(ColumnReductionRule, DeclinesWhatIsNoColumnReduction) {
+  const char* row_sum = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer((8, 300), "float32"), out: T.Buffer((8,), "float32")):
+        for ax0, k0 in T.grid(8, 300):
+            with T.block("sum"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    out[v_ax0] = T.float32(0)
+                out[v_ax0] = out[v_ax0] + x[v_ax0, v_k0]
+)";
+  const char* transposed = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer((4, 8, 6), "float32"), out: T.Buffer((6, 8), "float32")):
+        for ax0, ax1, k0 in T.grid(6, 8, 4):
+            with T.block("sum"):
+                v_ax0, v_ax1, v_k0 = T.axis.remap("SSR", [ax0, ax1, k0])
+                with T.init():
+                    out[v_ax0, v_ax1] = T.float32(0)
+                out[v_ax0, v_ax1] = out[v_ax0, v_ax1] + x[v_k0, v_ax1, v_ax0]
+)";
+  const char* argmax = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer((5, 8), "float32"), out: T.Buffer((8,), "int32")):
+        col_max = T.alloc_buffer((8,))
+        for ax0, k0 in T.grid(8, 5):
+            with T.block("col_max"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    col_max[v_ax0] = T.float32(-3.4028234663852886e+38)
+                col_max[v_ax0] = T.max(col_max[v_ax0], x[v_k0, v_ax0])
+        for ax0, k0 in T.grid(8, 5):
+            with T.block("position"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    out[v_ax0] = 2147483647
+                out[v_ax0] = T.min(out[v_ax0], T.Select(x[v_k0, v_ax0] == col_max[v_ax0], T.Cast("int32", v_k0), 5))
+)";
+  const char* reversed = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer((5, 8), "float32"), out: T.Buffer((8,), "float32")):
+        s = T.alloc_buffer((8,))
+        for ax0, k0 in T.grid(8, 5):
+            with T.block("sum"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    s[v_ax0] = T.float32(0)
+                s[v_ax0] = s[v_ax0] + x[v_k0, v_ax0]
+        for ax0 in range(8):
+            with T.block("out"):
+                v_ax0 = T.axis.spatial(8, ax0)
+                out[v_ax0] = s[7 - v_ax0]
+)";
+  for (const char* source : {row_sum, transposed, argmax, reversed}) {
+    PrimFunc f = parse_func(source);
+    EXPECT_FALSE(apply_rule("column reduction", f, kDesktop).has_value()) << source;
+    // Whatever takes it instead still computes the same.
+    PrimFunc scheduled = default_gpu_schedule(f, kDesktop);
+    std::vector<std::vector<int64_t>> shapes;
+    for (const auto& entry : f->buffer_map) {
+      std::vector<int64_t> shape;
+      for (const PrimExpr& e : entry.second->shape) shape.push_back(*as_const_int(e));
+      shapes.push_back(shape);
+    }
+    testing::expect_same_results(f, scheduled, shapes, 3);
+  }
 }
 
 // softmax as LegalizeOps writes it, over rows of 300.

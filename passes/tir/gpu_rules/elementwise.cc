@@ -22,7 +22,7 @@
 #include <string>
 
 #include "ir/arith/analyzer.h"
-#include "ir/support/diagnostics.h"
+#include "passes/tir/gpu_rules/block_patterns.h"
 #include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/schedule/block_scope.h"
 #include "passes/tir/schedule/schedule.h"
@@ -35,12 +35,6 @@ using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 
 constexpr int64_t kMaxThreads = 256;
 constexpr int kLanes = 4;
-
-bool is_spatial(const BlockNode& block) {
-  return !block.init.defined() &&
-         std::all_of(block.iter_vars.begin(), block.iter_vars.end(),
-                     [](const IterVar& iv) { return iv->kind == IterKind::Spatial; });
-}
 
 bool all_32_bit(const BlockNode& block) {
   auto is_32 = [](const BufferRegion& r) { return r->buffer->dtype.bits() == 32; };
@@ -74,12 +68,8 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
     if (!is_spatial(*realize->block)) return std::nullopt;
   }
   Schedule s(func);
-  try {
-    for (size_t i = 0; i + 1 < blocks.size(); ++i)
-      s.compute_inline(BlockRef{blocks[i]->block->name});
-  } catch (const UserError&) {
-    return std::nullopt;  // not a chain of injective producers: the generic schedule's
-  }
+  // Not a chain of injective producers otherwise: the generic schedule's.
+  if (!inline_spatial_producers(s)) return std::nullopt;
   BlockRef last{blocks.back()->block->name};
   StmtPath path = find_block_path(s.func()->body, last.name);
   std::vector<For> loops = loops_on_path(StmtPath(path.begin(), path.end() - 1));

@@ -28,6 +28,7 @@ struct GpuScheduleRule {
 GpuScheduleRule conv_gemm_rule();
 GpuScheduleRule matmul_rule();
 GpuScheduleRule gemv_rule();
+GpuScheduleRule column_reduction_rule();
 GpuScheduleRule row_reduction_rule();
 GpuScheduleRule elementwise_rule();
 

@@ -41,6 +41,7 @@
 
 #include "ir/arith/analyzer.h"
 #include "ir/support/diagnostics.h"
+#include "passes/tir/gpu_rules/block_patterns.h"
 #include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/schedule/block_scope.h"
 #include "passes/tir/schedule/schedule.h"
@@ -56,44 +57,6 @@ constexpr int64_t kMaxThreads = 256;
 // (pooling windows, depthwise convolutions): a thread block per row would leave most of
 // its threads idle.
 constexpr int64_t kShortRow = 32;
-
-// A block's loops, when they form a perfect nest around it alone and its iteration
-// values are their variables in order; otherwise nullopt.
-std::optional<std::vector<For>> simple_nest(const PrimFunc& func, const std::string& name) {
-  StmtPath path = find_block_path(func->body, name);
-  std::vector<For> loops = loops_on_path(StmtPath(path.begin(), path.end() - 1));
-  const auto& realize = path.back().cast<BlockRealizeNode>();
-  if (loops.size() != realize->iter_values.size() || !is_true_predicate(realize->predicate)) {
-    return std::nullopt;
-  }
-  for (size_t i = 0; i < loops.size(); ++i) {
-    const Stmt& inner = i + 1 < loops.size() ? Stmt(loops[i + 1]) : path.back();
-    if (!loops[i]->body.same_as(inner) || !is_const_int(loops[i]->min, 0) ||
-        !realize->iter_values[i].same_as(loops[i]->loop_var)) {
-      return std::nullopt;
-    }
-  }
-  return loops;
-}
-
-bool is_spatial(const BlockNode& block) {
-  return !block.init.defined() &&
-         std::all_of(block.iter_vars.begin(), block.iter_vars.end(),
-                     [](const IterVar& iv) { return iv->kind == IterKind::Spatial; });
-}
-
-// Whether `expr` loads `buffer` only at `indices`.
-bool loads_only_at(const Stmt& body, const BufferNode* buffer,
-                   const std::vector<PrimExpr>& indices) {
-  bool ok = true;
-  post_order_visit(body, [&](const Ref<Object>& node) {
-    const auto* load = node.as<BufferLoadNode>();
-    if (load == nullptr || load->buffer.get() != buffer) return;
-    ok = ok && load->indices.size() == indices.size();
-    for (size_t d = 0; ok && d < indices.size(); ++d) ok = load->indices[d].same_as(indices[d]);
-  });
-  return ok;
-}
 
 int64_t thread_count(const std::vector<PrimExpr>& row_extents, const Target& target) {
   int64_t limit = std::min(kMaxThreads, target.max_threads_per_block);
@@ -162,13 +125,7 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
     return std::nullopt;
   if (!is_spatial(*blocks.back()->block)) return std::nullopt;
   Schedule s(func);
-  try {
-    for (size_t i = 0; i + 1 < blocks.size(); ++i) {
-      if (is_spatial(*blocks[i]->block)) s.compute_inline(BlockRef{blocks[i]->block->name});
-    }
-  } catch (const UserError&) {
-    return std::nullopt;  // an intermediate that cannot live in registers
-  }
+  if (!inline_spatial_producers(s)) return std::nullopt;
   std::vector<BlockRef> reductions = s.get_blocks();
   BlockRef last = reductions.back();
   reductions.pop_back();

@@ -1,0 +1,61 @@
+// Block shapes that several GPU schedule rules recognize (block_patterns.h).
+#include "passes/tir/gpu_rules/block_patterns.h"
+
+#include <algorithm>
+
+#include "ir/support/diagnostics.h"
+#include "ir/tir/functor.h"
+#include "passes/tir/schedule/schedule_internal.h"
+
+namespace relaxc::tir {
+
+using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
+
+bool is_spatial(const BlockNode& block) {
+  return !block.init.defined() &&
+         std::all_of(block.iter_vars.begin(), block.iter_vars.end(),
+                     [](const IterVar& iv) { return iv->kind == IterKind::Spatial; });
+}
+
+std::optional<std::vector<For>> simple_nest(const PrimFunc& func, const std::string& name) {
+  StmtPath path = find_block_path(func->body, name);
+  std::vector<For> loops = loops_on_path(StmtPath(path.begin(), path.end() - 1));
+  const auto& realize = path.back().cast<BlockRealizeNode>();
+  if (loops.size() != realize->iter_values.size() || !is_true_predicate(realize->predicate)) {
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < loops.size(); ++i) {
+    const Stmt& inner = i + 1 < loops.size() ? Stmt(loops[i + 1]) : path.back();
+    if (!loops[i]->body.same_as(inner) || !is_const_int(loops[i]->min, 0) ||
+        !realize->iter_values[i].same_as(loops[i]->loop_var)) {
+      return std::nullopt;
+    }
+  }
+  return loops;
+}
+
+bool loads_only_at(const Stmt& body, const BufferNode* buffer,
+                   const std::vector<PrimExpr>& indices) {
+  bool ok = true;
+  post_order_visit(body, [&](const Ref<Object>& node) {
+    const auto* load = node.as<BufferLoadNode>();
+    if (load == nullptr || load->buffer.get() != buffer) return;
+    ok = ok && load->indices.size() == indices.size();
+    for (size_t d = 0; ok && d < indices.size(); ++d) ok = load->indices[d].same_as(indices[d]);
+  });
+  return ok;
+}
+
+bool inline_spatial_producers(Schedule& s) {
+  std::vector<BlockRef> blocks = s.get_blocks();
+  try {
+    for (size_t i = 0; i + 1 < blocks.size(); ++i) {
+      if (is_spatial(*s.get_block_realize(blocks[i])->block)) s.compute_inline(blocks[i]);
+    }
+  } catch (const UserError&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace relaxc::tir

@@ -1,0 +1,30 @@
+// Block shapes that several rules of the default GPU schedule recognize (gpu_rule.h):
+// spatial blocks, blocks in a perfect loop nest of their own, loads at given indices; and
+// the inlining of a function's spatial producers that they share.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/tir/stmt.h"
+#include "passes/tir/schedule/schedule.h"
+
+namespace relaxc::tir {
+
+// Whether `block` has only spatial iteration variables and no init.
+bool is_spatial(const BlockNode& block);
+
+// The loops of block `name`, when they form a perfect nest around it alone, from 0, and
+// its iteration values are their variables in order (no predicate); otherwise nullopt.
+std::optional<std::vector<For>> simple_nest(const PrimFunc& func, const std::string& name);
+
+// Whether `body` loads `buffer` only at `indices` (the same expressions).
+bool loads_only_at(const Stmt& body, const BufferNode* buffer,
+                   const std::vector<PrimExpr>& indices);
+
+// Inlines every spatial block of `s` but its last block into their consumers
+// (compute_inline), so that their values live in registers; false, leaving `s` part way,
+// where one cannot be (a second output, a store that is not injective).
+bool inline_spatial_producers(Schedule& s);
+
+}  // namespace relaxc::tir
