@@ -335,6 +335,45 @@ TEST(ColumnReductionRule, ChannelMeanWithProducerAndEpilogue) {
   expect_compulsory_traffic(*scheduled, 16 * 35 * 4 + 35 * 4);
 }
 
+// The mean over the channels of (8, 4, 56, 56), keeping the axis: rows of 56 outputs,
+// 32 threads along them and a tail of 24, which the divide's guard on the thread holding
+// the total must not blur (too many threads to enumerate): the kernel report counts the
+// compulsory traffic exactly.
+constexpr const char* kWideChannelMean = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer((8, 4, 56, 56), "float32"), out: T.Buffer((8, 1, 56, 56), "float32")):
+        s = T.alloc_buffer((8, 1, 56, 56))
+        for ax0, ax1, ax2, ax3, k in T.grid(8, 1, 56, 56, 4):
+            with T.block("sum"):
+                v0, v1, v2, v3, vk = T.axis.remap("SSSSR", [ax0, ax1, ax2, ax3, k])
+                with T.init():
+                    s[v0, v1, v2, v3] = T.float32(0)
+                s[v0, v1, v2, v3] = s[v0, v1, v2, v3] + x[v0, vk, v2, v3]
+        for ax0, ax1, ax2, ax3 in T.grid(8, 1, 56, 56):
+            with T.block("mean"):
+                v0, v1, v2, v3 = T.axis.remap("SSSS", [ax0, ax1, ax2, ax3])
+                out[v0, v1, v2, v3] = s[v0, v1, v2, v3] / T.float32(4)
+)";
+
+TEST(ColumnReductionRule, RowsWithATailKeepTheCompulsoryTraffic) {
+  expect_one_kernel("column reduction", kWideChannelMean,
+                    [](int64_t) {
+                      return std::vector<std::vector<int64_t>>{{8, 4, 56, 56}, {8, 1, 56, 56}};
+                    },
+                    {1});
+  std::optional<PrimFunc> scheduled =
+      apply_rule("column reduction", parse_func(kWideChannelMean), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  const LaunchCounts& launch = counts.launches[0];
+  EXPECT_FALSE(launch.upper_bound);
+  arith::Analyzer analyzer;
+  EXPECT_TRUE(is_const_int(analyzer.simplify(launch.bytes_read), 8 * 4 * 56 * 56 * 4));
+  EXPECT_TRUE(is_const_int(analyzer.simplify(launch.bytes_written), 8 * 56 * 56 * 4));
+}
+
 // Reductions the column rule must leave to others: over the innermost axis (a row), over
 // an input whose innermost axis is not the output's, an argmax over the first axis (two
 // reductions), and an epilogue that reads the sums out of place.

@@ -14,9 +14,9 @@
 // - L a perfect loop nest over R's p spatial extents, reading C only at its own
 //   iteration variables (mean: the sum divided by the count); C is then no parameter.
 // Schedule: the output's innermost loop (L's, or R's last spatial one; extent W) split
-// [ceil(W / X), X, (1 for L)], its outer part fused with the other output loops onto
-// blockIdx.x and X onto threadIdx.x: X adjacent outputs per thread block, X the subgroup
-// size (32 where unknown; W where smaller). With L, R moves under L's threadIdx.x loop
+// [ceil(W / X), X] (L's after splitting off a unit loop), its outer part fused with the other
+// output loops onto blockIdx.x and X onto threadIdx.x: X adjacent outputs per thread block, X the
+// subgroup size (32 where unknown; W where smaller). With L, R moves under L's threadIdx.x loop
 // (compute_at, C in "local" scope meanwhile, so that each thread computes only its own
 // output). R's reduction loops are fused into one of extent K and split [ceil(K / Y), Y],
 // the inner part on threadIdx.y: each thread accumulates every Y-th element of its
@@ -178,17 +178,24 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
   }
 
   // The output's loops (L's, or R's spatial ones): the innermost split [ceil(W / X), X]
-  // (and a unit loop for L), its outer part fused with the other loops onto blockIdx.x.
+  // (after a unit loop split off for L), its outer part fused with the other loops onto
+  // blockIdx.x.
   std::vector<LoopRef> out_refs = s.get_loops(epilogue ? *epilogue : reduction);
   out_refs.resize(p);
   DataType t = out_refs.back().var->dtype;
-  std::vector<PrimExpr> factors = {PrimExpr(), int_imm(t, x)};
-  if (epilogue) factors.push_back(int_imm(t, 1));
-  std::vector<LoopRef> parts = s.split(out_refs.back(), factors);
+  LoopRef columns = out_refs.back();
+  std::optional<LoopRef> unit;
+  if (epilogue) {
+    // Split off first, so that the tail guard of the columns does not involve it.
+    std::vector<LoopRef> halves = s.split(columns, {PrimExpr(), int_imm(t, 1)});
+    columns = halves[0];
+    unit = halves[1];
+  }
+  std::vector<LoopRef> parts = s.split(columns, {PrimExpr(), int_imm(t, x)});
   out_refs.back() = parts[0];
   s.bind(s.fuse(out_refs), "blockIdx.x");
   s.bind(parts[1], "threadIdx.x");
-  if (epilogue) {
+  if (unit) {
     try {
       // In registers while it moves: compute_at computes a shared buffer for every thread
       // of the block.
@@ -197,8 +204,7 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
     } catch (const UserError&) {
       return std::nullopt;
     }
-    std::vector<LoopRef> total = s.split(parts[2], {PrimExpr(), int_imm(t, y)});
-    s.bind(total[1], "threadIdx.y");
+    s.bind(s.split(*unit, {PrimExpr(), int_imm(t, y)})[1], "threadIdx.y");
     s.set_scope(reduction, 0, "shared");
   }
   std::vector<LoopRef> reduction_loops = loops_below(s, reduction, parts[1]);
