@@ -1,7 +1,8 @@
 # The column reduction rule on reductions over outer axes as LegalizeOps writes them: a
 # sum over axis 0 (rows of 300, n of them), the same of x * x (an injective producer
-# inlined), a max over axis 0, and means over axis 1 of NCHW data (a divide epilogue):
-# over 16 channels of n images, and over n channels of 2 images (keepdims). Each is one
+# inlined), a max over axis 0, means over axis 1 of NCHW data (a divide epilogue): over
+# 16 channels of n images, and over n channels of 2 images (keepdims), and a sum over
+# axes 0 and 2 of NCHW data (two reduction loops, fused). Each is one
 # kernel whose threadIdx.x runs over adjacent outputs and threadIdx.y over slices of the
 # reduction, combined through shared memory; run on lavapipe against NumPy at n = 1, 7,
 # 1000 and 4097.
@@ -24,12 +25,15 @@
 # CHECK-LABEL: def mean1(
 # CHECK: T.thread_binding(T.int64(5), thread="threadIdx.x")
 # CHECK: T.thread_binding(T.int64(32), thread="threadIdx.y")
+# CHECK-LABEL: def sum1(
+# CHECK: T.thread_binding(T.int64(7), thread="threadIdx.x")
+# CHECK: T.thread_binding(T.int64(32), thread="threadIdx.y")
 # CHECK-LABEL: def fused_multiply_sum(
 # CHECK: T.thread_binding(T.int64(32), thread="threadIdx.x")
 # CHECK: T.thread_binding(T.int64(8), thread="threadIdx.y")
 #
-# RUN: %op_check %s --work %t --input x:n,300:float32 --input y:n,16,5,7:float32 --input z:2,n,3,5:float32 --sizes n=1 --sizes n=7 --sizes n=1000 --sizes n=4097 --reference "(x.sum(0), (x * x).sum(0), x.max(0), y.mean(1), z.mean(1, keepdims=True))" --rtol 1e-4 --atol 1e-3 | FileCheck %s --check-prefix=OUT
-# OUT: ok: 4 size(s), 20 output(s) match NumPy
+# RUN: %op_check %s --work %t --input x:n,300:float32 --input y:n,16,5,7:float32 --input z:2,n,3,5:float32 --sizes n=1 --sizes n=7 --sizes n=1000 --sizes n=4097 --reference "(x.sum(0), (x * x).sum(0), x.max(0), y.mean(1), z.mean(1, keepdims=True), y.sum((0, 2)))" --rtol 1e-4 --atol 1e-3 | FileCheck %s --check-prefix=OUT
+# OUT: ok: 4 size(s), 24 output(s) match NumPy
 
 # from tvm.script import ir as I
 # from tvm.script import relax as R
@@ -45,6 +49,7 @@ class Module:
             m = R.max(x, axis=[0])
             channels = R.mean(y, axis=[1])
             images = R.mean(z, axis=[1], keepdims=True)
-            gv = (s, sq, m, channels, images)
+            outer = R.sum(y, axis=[0, 2])
+            gv = (s, sq, m, channels, images, outer)
             R.output(gv)
         return gv
