@@ -70,7 +70,10 @@ bool is_combining_store(const BufferStoreNode& store) {
   }
   auto is_target = [&](const PrimExpr& e) {
     const auto* load = e.as<BufferLoadNode>();
-    if (load == nullptr || !load->buffer.same_as(store.buffer)) return false;
+    if (load == nullptr || !load->buffer.same_as(store.buffer) ||
+        load->indices.size() != store.indices.size()) {
+      return false;
+    }
     for (size_t d = 0; d < store.indices.size(); ++d) {
       if (!load->indices[d].same_as(store.indices[d])) return false;
     }
