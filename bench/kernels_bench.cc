@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/bench_device.h"
 #include "driver/compile.h"
 #include "driver/prim_func_launcher.h"
 #include "runtime/cuda/cuda_device.h"
@@ -56,18 +57,8 @@ void run_kernel(benchmark::State& state, TargetKind kind, const std::string& nam
   for (testing::HostArray& a : args) pointers.push_back(&a);
   testing::DeviceArrays buffers(*device, pointers);
   driver::PrimFuncLauncher launcher(*device, compiled);
-  launcher.launch(buffers.args());  // warm-up: pipelines created, memory touched
-  device->synchronize();
-  for (auto _ : state) {
-    launcher.launch(buffers.args());
-    device->synchronize();
-  }
-  // Rates in operations (bytes) per second: benchmark prints them with SI prefixes.
-  state.counters["FLOP/s"] = benchmark::Counter(flops * static_cast<double>(state.iterations()),
-                                                benchmark::Counter::kIsRate);
-  state.counters["bytes/s"] = benchmark::Counter(bytes * static_cast<double>(state.iterations()),
-                                                 benchmark::Counter::kIsRate);
-  state.SetLabel(device->limits().name);
+  time_launches(
+      state, *device, [&] { launcher.launch(buffers.args()); }, flops, bytes);
 }
 
 void BM_TiledMatmul(benchmark::State& state, TargetKind kind) {

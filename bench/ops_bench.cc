@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_device.h"
 #include "driver/build.h"
 #include "driver/compile.h"
 #include "ir/text/parser.h"
@@ -79,17 +80,9 @@ void run_op(benchmark::State& state, TargetKind kind, const OpCase& op,
     for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 17) * 0.0625f;
     args.push_back(Value::tensor(vm.from_host(DType::Float(32), shape, data.data())));
   }
-  vm.call("main", args);  // warm-up: kernels loaded, pool filled
-  device->synchronize();
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(vm.call("main", args));
-    device->synchronize();
-  }
-  const double iterations = static_cast<double>(state.iterations());
-  state.counters["FLOP/s"] = benchmark::Counter(op.flops * iterations, benchmark::Counter::kIsRate);
-  state.counters["bytes/s"] =
-      benchmark::Counter(op.bytes * iterations, benchmark::Counter::kIsRate);
-  state.SetLabel(device->limits().name);
+  // The warm-up call loads the kernels and fills the storage pool.
+  time_launches(
+      state, *device, [&] { benchmark::DoNotOptimize(vm.call("main", args)); }, op.flops, op.bytes);
 }
 
 void BM_Sgemm(benchmark::State& state, TargetKind kind) {

@@ -15,6 +15,7 @@ packages=(
   vulkan-validationlayers                    # Khronos validation layer for the tests
   vulkan-tools                               # vulkaninfo: the devices a test run saw
   libgtest-dev libbenchmark-dev
+  glslc                                      # compiles bench/glsl's shaders (the GLSL benchmark)
   python3-numpy                              # references of the operator tests (tests/lit/ops)
   libonnx-dev libprotobuf-dev                # the ONNX frontend (frontend/onnx)
   python3-onnx                               # ONNX models of the frontend's tests (tests/lit/onnx)

@@ -1,0 +1,30 @@
+// A 3x3 conv2d, NCHW input (batch x c x h x w), OIHW weights (k x c x 3 x 3), stride 1,
+// padding 1 (output batch x k x h x w): one thread per output element.
+#version 450
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(set = 0, binding = 1) readonly buffer Wt { float weight[]; };
+layout(set = 0, binding = 2) writeonly buffer Y { float y[]; };
+layout(push_constant) uniform Sizes { int batch; int c; int h; int w; int k; };
+
+void main() {
+  uint index = gl_GlobalInvocationID.x;
+  if (index >= uint(batch * k * h * w)) return;
+  int ox = int(index % uint(w));
+  int oy = int(index / uint(w) % uint(h));
+  int oc = int(index / uint(w * h) % uint(k));
+  int b = int(index / uint(w * h * k));
+  float acc = 0.0;
+  for (int ic = 0; ic < c; ++ic) {
+    for (int ky = 0; ky < 3; ++ky) {
+      int iy = oy + ky - 1;
+      if (iy < 0 || iy >= h) continue;
+      for (int kx = 0; kx < 3; ++kx) {
+        int ix = ox + kx - 1;
+        if (ix < 0 || ix >= w) continue;
+        acc += x[((b * c + ic) * h + iy) * w + ix] * weight[((oc * c + ic) * 3 + ky) * 3 + kx];
+      }
+    }
+  }
+  y[index] = acc;
+}
