@@ -200,8 +200,8 @@ TEST(GpuRuleMatmul, DeclinesWhatIsNotALargeMatmul) {
 }
 
 // The tile follows the output: 128 x 128 (16 x 16 threads) where that leaves 64 thread
-// blocks, 64 x 64 (8 x 8) where it would leave fewer, 64 x 32 (4 x 8) where a constant
-// extent undercuts both square tiles.
+// blocks, 64 x 64 (8 x 8) where it would leave fewer, 64 x 32 (4 x 8), 32 x 64 or
+// 16 x 128 where a constant extent undercuts both square tiles.
 TEST(GpuRuleMatmul, TileFollowsTheOutput) {
   auto block = [](const PrimFunc& f) {
     FuncCounts counts =
@@ -213,6 +213,8 @@ TEST(GpuRuleMatmul, TileFollowsTheOutput) {
   EXPECT_EQ(block(constant_matmul(256, 3136, 64)), (std::array<int64_t, 3>{8, 8, 1}));
   EXPECT_EQ(block(constant_matmul(512, 49, 64)), (std::array<int64_t, 3>{4, 8, 1}));
   EXPECT_EQ(block(constant_matmul(49, 512, 64)), (std::array<int64_t, 3>{8, 4, 1}));
+  // 24 rows (a convolution's output channels): 16 x 128 (16 x 2).
+  EXPECT_EQ(block(constant_matmul(24, 3136, 64)), (std::array<int64_t, 3>{16, 2, 1}));
 }
 
 // --- The GEMV rule.
