@@ -13,8 +13,8 @@ Prints one line per run and exits 1 when any differs or fails.
 
 Needs Debian's python3-torch (scripts/setup.sh installs it) and, for the CNNs,
 python3-torchvision (run with /usr/bin/python3). On
-lavapipe the two CNNs take minutes per run; the encoder takes seconds, and the lit test
-tests/lit/onnx/models.py runs it in CI.
+lavapipe each CNN takes about a minute (export, build, two runs); the encoder takes
+seconds, and the lit test tests/lit/onnx/models.py runs it in CI.
 """
 import argparse
 import os

@@ -1,7 +1,7 @@
 # A BERT-like encoder exported from PyTorch (scripts/onnx_models.py: embeddings, two
 # layers of multi-head attention with a padding mask, LayerNorm, a GELU MLP; dynamic
 # batch and sequence length): built once, run at batch 1 and 3 and sequence 5 and 12,
-# compared with PyTorch. ResNet-18 and MobileNetV2 take minutes on lavapipe: run them
+# compared with PyTorch. ResNet-18 and MobileNetV2 (about a minute each on lavapipe) run
 # with the same script by hand (README, "ONNX models").
 # REQUIRES: torch
 # RUN: %python %S/../../../scripts/onnx_models.py --relaxc %relaxc --work %t --device vulkan encoder 2>&1 | FileCheck %s
