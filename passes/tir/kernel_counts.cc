@@ -296,27 +296,36 @@ class LaunchCounter : public Visitor {
   }
 
   // Whether `extent` is (G - b + L - 1) // L, ceil((G - b) / L), for an enclosing loop b
-  // of trip count min(L, G): then `loop` is b's grid-stride loop.
+  // of trip count min(L, G) (or min(L - c, G - c) + c, as the simplifier writes it where
+  // G is an expression plus c): then `loop` is b's grid-stride loop.
   void match_grid_stride(const PrimExpr& extent, Loop& loop) {
     for (size_t i = 0; i < loops_.size(); ++i) {
       const Loop& block = loops_[i];
       if (!uses_var_if(extent, [&](const VarNode* v) { return v == block.var; })) continue;
-      const auto* bounded = block.trip_count.as<MinNode>();
+      PrimExpr trip = block.trip_count;
+      int64_t offset = 0;
+      if (const auto* add = trip.as<AddNode>(); add != nullptr && as_const_int(add->b)) {
+        offset = *as_const_int(add->b);
+        trip = add->a;
+      }
+      const auto* bounded = trip.as<MinNode>();
       if (bounded == nullptr) return;
-      const int64_t* limit = as_const_int(bounded->a);
+      const int64_t* bound = as_const_int(bounded->a);
       PrimExpr grid = bounded->b;
-      if (limit == nullptr) limit = as_const_int(bounded->b), grid = bounded->a;
-      if (limit == nullptr || *limit <= 0) return;
+      if (bound == nullptr) bound = as_const_int(bounded->b), grid = bounded->a;
+      if (bound == nullptr || *bound + offset <= 0) return;
+      int64_t limit = *bound + offset;
+      grid = analyzer_.simplify(grid + int_imm(kInt64, offset));
       // Compared over the host vars: the block var stands for itself.
       Var b = var(block.var->name, kInt64);
       host_[block.var] = b;
       PrimExpr host_extent = to_host(extent);
       host_.erase(block.var);
       if (!host_extent.defined()) return;
-      PrimExpr expected = floordiv(grid - b + (*limit - 1), int_imm(kInt64, *limit));
+      PrimExpr expected = floordiv(grid - b + (limit - 1), int_imm(kInt64, limit));
       if (!analyzer_.can_prove_equal(host_extent, expected)) return;
       loop.stride_of = static_cast<int>(i);
-      loop.stride = *limit;
+      loop.stride = limit;
       loop.combined = grid;
       return;
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/cuda/cuda_codegen.h"
+#include "ir/arith/analyzer.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
@@ -528,6 +529,42 @@ TEST(GpuRuleConv, GlobalTrafficIsTheTilesOnce) {
   // 2 FLOPs per multiply-add, then the bias and the relu per output.
   EXPECT_TRUE(is_const_int(launch.flops, 2 * int64_t{outputs} * 576 + 2 * outputs))
       << text::print_node(launch.flops);
+}
+
+// Stride 2 over a symbolic image: the output's extents are (h - 1) // 2 + 1, and the
+// simplifier writes the launch's capped grid as min(65534, G - 1) + 1. The counts still
+// see its grid-stride loop: exact, each tile once (96 rows: 2 row tiles).
+TEST(GpuRuleConv, CountsOverASymbolicStridedImage) {
+  PrimFunc f = parse_func(R"(
+        h = T.int64()
+        w = T.int64()
+        X = T.match_buffer(var_X, (T.int64(1), T.int64(8), h, w))
+        W = T.match_buffer(var_W, (T.int64(96), T.int64(8), T.int64(1), T.int64(1)))
+        C = T.match_buffer(var_C, (T.int64(1), T.int64(96), (h - T.int64(1)) // T.int64(2) + T.int64(1), (w - T.int64(1)) // T.int64(2) + T.int64(1)))
+        for b, o, y, x, rc, ry, rx in T.grid(T.int64(1), T.int64(96), (h - T.int64(1)) // T.int64(2) + T.int64(1), (w - T.int64(1)) // T.int64(2) + T.int64(1), T.int64(8), T.int64(1), T.int64(1)):
+            with T.block("conv"):
+                vb, vo, vy, vx, vc, vry, vrx = T.axis.remap("SSSSRRR", [b, o, y, x, rc, ry, rx])
+                with T.init():
+                    C[vb, vo, vy, vx] = T.float32(0)
+                C[vb, vo, vy, vx] = C[vb, vo, vy, vx] + X[vb, vc, vy * T.int64(2) + vry, vx * T.int64(2) + vrx] * W[vo, vc, vry, vrx]
+)",
+                          "var_X: T.handle, var_W: T.handle, var_C: T.handle");
+  Target target = vulkan_profile("desktop");
+  FuncCounts counts = count_lowered(lower_to_kernels(default_gpu_schedule(f, target), "f", target));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  const LaunchCounts& launch = counts.launches[0];
+  ASSERT_TRUE(launch.bytes_read.defined() && launch.bytes_written.defined());
+  // h = w = 63: 32 x 32 = 1024 pixels, 16 tiles of 64; one k step of 8; the second row
+  // tile reads the 32 weight rows left.
+  arith::Analyzer analyzer;
+  auto at = [&](const PrimExpr& e) {
+    PrimExpr value = analyzer.simplify(
+        substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), 63); }));
+    const int64_t* bytes = as_const_int(value);
+    return bytes != nullptr ? *bytes : -1;
+  };
+  EXPECT_EQ(at(launch.bytes_read), 16 * ((64 * 8 + 8 * 64) + (32 * 8 + 8 * 64)) * 4);
+  EXPECT_EQ(at(launch.bytes_written), 96 * 1024 * 4);
 }
 
 TEST(GpuRuleConv, PtxAssemblesWithoutSpills) {
