@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <string>
 
 #include "runtime/device.h"
 #include "runtime/open_device.h"
@@ -23,23 +24,31 @@ inline runtime::Device* bench_vulkan_device() {
   return device.get();
 }
 
-// Times `launch` (which enqueues work on `device`): one warm-up launch (kernels loaded,
-// memory touched), then per iteration a launch and a wait for the device. Reports
-// `flops` and `bytes` per launch as rates (FLOP/s, bytes/s: benchmark prints them with SI
-// prefixes), labelled with the device's name.
-template <typename Launch>
-void time_launches(benchmark::State& state, runtime::Device& device, Launch launch, double flops,
-                   double bytes) {
+// Times `launch` (which enqueues work on a device) followed by `wait` (which waits for
+// it): one warm-up round (kernels loaded, memory touched), then one round per iteration.
+// Reports `flops` and `bytes` per launch as rates (FLOP/s, bytes/s: benchmark prints them
+// with SI prefixes), labelled `label` (the device's name).
+template <typename Launch, typename Wait>
+void time_calls(benchmark::State& state, Launch launch, Wait wait, double flops, double bytes,
+                const std::string& label) {
   launch();
-  device.synchronize();
+  wait();
   for (auto _ : state) {
     launch();
-    device.synchronize();
+    wait();
   }
   const double iterations = static_cast<double>(state.iterations());
   state.counters["FLOP/s"] = benchmark::Counter(flops * iterations, benchmark::Counter::kIsRate);
   state.counters["bytes/s"] = benchmark::Counter(bytes * iterations, benchmark::Counter::kIsRate);
-  state.SetLabel(device.limits().name);
+  state.SetLabel(label);
+}
+
+// time_calls on a relaxc device: the wait is device.synchronize().
+template <typename Launch>
+void time_launches(benchmark::State& state, runtime::Device& device, Launch launch, double flops,
+                   double bytes) {
+  time_calls(
+      state, launch, [&] { device.synchronize(); }, flops, bytes, device.limits().name);
 }
 
 }  // namespace relaxc

@@ -80,9 +80,8 @@ def main():
         arrays = runs[0]
         onnx_path = os.path.join(args.work, f"{name}.onnx")
         example = tuple(torch.from_numpy(a) for a in arrays)
-        torch.onnx.export(model, example, onnx_path, input_names=input_names,
-                          output_names=output_names, dynamic_axes=dynamic_axes,
-                          opset_version=13)
+        onnx_models.export(model, example, onnx_path, input_names, output_names,
+                           dynamic_axes)
         input_paths = []
         for i, array in enumerate(arrays):
             input_paths.append(os.path.join(args.work, f"{name}_in{i}.npy"))

@@ -7,17 +7,24 @@
 // Time per iteration is one VM call with the host waiting for the device; inputs stay on
 // the device. Sizes are 256, 1024 and 4096 squared; on lavapipe (a CPU) run the small one
 // (--benchmark_filter=/256/), where the large ones take minutes.
+// SGEMM on CUDA runs beside cuBLAS's SGEMM at the same sizes (BM_Sgemm/cublas, default
+// math mode: no TF32), which the benchmark alone opens with dlopen (libcublas.so.13, .12,
+// .11, or the path in RELAXC_CUBLAS); where none opens, that case skips.
 #include <benchmark/benchmark.h>
+#include <dlfcn.h>
 
+#include <cstdlib>
 #include <memory>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/bench_device.h"
 #include "driver/build.h"
 #include "driver/compile.h"
 #include "ir/text/parser.h"
+#include "runtime/cuda/cuda_loader.h"
 #include "runtime/open_device.h"
 #include "runtime/vm/vm.h"
 
@@ -95,6 +102,95 @@ void BM_Sgemm(benchmark::State& state, TargetKind kind) {
   run_op(state, kind, op);
 }
 
+// cuBLAS's SGEMM entry points, resolved from the first library that opens; `missing` says
+// why there are none.
+struct Cublas {
+  using Handle = void*;
+  int (*create)(Handle*) = nullptr;
+  int (*destroy)(Handle) = nullptr;
+  int (*set_math_mode)(Handle, int) = nullptr;
+  int (*sgemm)(Handle, int, int, int, int, int, const float*, const float*, int, const float*, int,
+               const float*, float*, int) = nullptr;
+  std::string missing;
+};
+
+const Cublas& cublas() {
+  static const Cublas table = [] {
+    Cublas t;
+    std::vector<std::string> names;
+    if (const char* path = std::getenv("RELAXC_CUBLAS")) names.emplace_back(path);
+    for (const char* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11"}) {
+      names.emplace_back(name);
+    }
+    void* library = nullptr;
+    for (const std::string& name : names) {
+      if ((library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+    }
+    if (library == nullptr) {
+      t.missing = "no libcublas opens (RELAXC_CUBLAS names one)";
+      return t;
+    }
+    auto resolve = [&](auto& entry, const char* symbol) {
+      entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library, symbol));
+      if (entry == nullptr && t.missing.empty())
+        t.missing = std::string("libcublas lacks ") + symbol;
+    };
+    resolve(t.create, "cublasCreate_v2");
+    resolve(t.destroy, "cublasDestroy_v2");
+    resolve(t.set_math_mode, "cublasSetMathMode");
+    resolve(t.sgemm, "cublasSgemm_v2");
+    return t;
+  }();
+  return table;
+}
+
+// cuBLAS SGEMM on n x n float32 matrices in device memory, on the primary context of
+// device 0 (the one relaxc's CUDA device uses) and its legacy default stream.
+void BM_SgemmCublas(benchmark::State& state) {
+  const Cublas& blas = cublas();
+  if (!blas.missing.empty()) return state.SkipWithError(blas.missing.c_str());
+  if (bench_device(TargetKind::Cuda) == nullptr) return state.SkipWithError("no CUDA device");
+  const runtime::CudaDriver& driver = runtime::cuda_driver();
+  runtime::CUdevice ordinal = 0;
+  driver.check(driver.cuDeviceGet(&ordinal, 0), "cuDeviceGet");
+  runtime::CUcontext context = nullptr;
+  driver.check(driver.cuDevicePrimaryCtxRetain(&context, ordinal), "cuDevicePrimaryCtxRetain");
+  {
+    runtime::ScopedCudaContext current(driver, context);
+    const int n = static_cast<int>(state.range(0));
+    const size_t count = static_cast<size_t>(n) * static_cast<size_t>(n);
+    std::vector<float> host(count);
+    for (size_t i = 0; i < count; ++i) host[i] = static_cast<float>(i % 17) * 0.0625f;
+    runtime::CUdeviceptr matrices[3] = {};
+    for (runtime::CUdeviceptr& matrix : matrices) {
+      driver.check(driver.cuMemAlloc(&matrix, count * sizeof(float)), "cuMemAlloc");
+      driver.check(driver.cuMemcpyHtoDAsync(matrix, host.data(), count * sizeof(float), nullptr),
+                   "cuMemcpyHtoDAsync");
+    }
+    Cublas::Handle handle = nullptr;
+    if (blas.create(&handle) != 0 || blas.set_math_mode(handle, /*CUBLAS_DEFAULT_MATH*/ 0) != 0) {
+      state.SkipWithError("cublasCreate failed");
+    } else {
+      const float one = 1.0f;
+      const float zero = 0.0f;
+      auto as_floats = [](runtime::CUdeviceptr p) { return reinterpret_cast<float*>(p); };
+      int status = 0;
+      time_calls(
+          state,
+          [&] {
+            status |= blas.sgemm(handle, 0, 0, n, n, n, &one, as_floats(matrices[0]), n,
+                                 as_floats(matrices[1]), n, &zero, as_floats(matrices[2]), n);
+          },
+          [&] { driver.check(driver.cuStreamSynchronize(nullptr), "cuStreamSynchronize"); },
+          2.0 * n * static_cast<double>(count), 3.0 * 4 * static_cast<double>(count), "cuBLAS");
+      if (status != 0) state.SkipWithError("cublasSgemm failed");
+      blas.destroy(handle);
+    }
+    for (runtime::CUdeviceptr matrix : matrices) driver.cuMemFree(matrix);
+  }
+  driver.cuDevicePrimaryCtxRelease(ordinal);
+}
+
 // The memory-bound cases: rows x cols float32.
 OpCase memory_bound_case(const std::string& name, int64_t rows, int64_t cols) {
   const double elements = static_cast<double>(rows * cols);
@@ -149,8 +245,13 @@ void sizes(benchmark::internal::Benchmark* b) {
   b->Arg(256)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
-BENCHMARK_CAPTURE(BM_Sgemm, vulkan, TargetKind::Vulkan)->Apply(sizes);
-BENCHMARK_CAPTURE(BM_Sgemm, cuda, TargetKind::Cuda)->Apply(sizes);
+void sgemm_sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(256)->Arg(1024)->Arg(2048)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+BENCHMARK_CAPTURE(BM_Sgemm, vulkan, TargetKind::Vulkan)->Apply(sgemm_sizes);
+BENCHMARK_CAPTURE(BM_Sgemm, cuda, TargetKind::Cuda)->Apply(sgemm_sizes);
+BENCHMARK(BM_SgemmCublas)->Name("BM_Sgemm/cublas")->Apply(sgemm_sizes);
 #define RELAXC_MEMORY_BOUND(name)                                                                  \
   BENCHMARK_CAPTURE(BM_MemoryBound, name##_vulkan, TargetKind::Vulkan, #name, true)->Apply(sizes); \
   BENCHMARK_CAPTURE(BM_MemoryBound, name##_cuda, TargetKind::Cuda, #name, true)->Apply(sizes)

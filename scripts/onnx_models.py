@@ -17,6 +17,7 @@ lavapipe each CNN takes about a minute (export, build, two runs); the encoder ta
 seconds, and the lit test tests/lit/onnx/models.py runs it in CI.
 """
 import argparse
+import inspect
 import os
 import subprocess
 import sys
@@ -56,7 +57,7 @@ class Encoder(nn.Module):
         self.layers = nn.ModuleList(EncoderLayer(dim, heads) for _ in range(layers))
 
     def forward(self, ids, mask):
-        positions = torch.arange(ids.shape[1]).unsqueeze(0)
+        positions = torch.arange(ids.shape[1], device=ids.device).unsqueeze(0)
         x = self.tokens(ids) + self.positions(positions)
         mask_bias = (1.0 - mask[:, None, None, :].float()) * -1e4
         for layer in self.layers:
@@ -98,6 +99,16 @@ def models():
     }
 
 
+def export(model, example, path, input_names, output_names, dynamic_axes):
+    """torch.onnx.export at opset 13 with the TorchScript exporter, which PyTorch 2.9 and
+    later reach only with dynamo=False (their default exporter writes another graph)."""
+    extra = {}
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+        extra["dynamo"] = False
+    torch.onnx.export(model, example, path, input_names=input_names, output_names=output_names,
+                      dynamic_axes=dynamic_axes, opset_version=13, **extra)
+
+
 def run(command):
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
@@ -112,8 +123,7 @@ def check(name, spec, args):
     model = make().eval()
     path = os.path.join(args.work, f"{name}.onnx")
     example = tuple(torch.from_numpy(a) for a in runs[0])
-    torch.onnx.export(model, example, path, input_names=input_names,
-                      output_names=output_names, dynamic_axes=dynamic_axes, opset_version=13)
+    export(model, example, path, input_names, output_names, dynamic_axes)
     executable = os.path.join(args.work, f"{name}.rxe")
     run([args.relaxc, "build", path, "--target", args.target, "-o", executable])
     print(f"ok: {name}: exported and built once")

@@ -6,7 +6,8 @@
 # Usage: tests/gpu/run.sh [--build-dir DIR] [--no-build] [--filter GTEST_FILTER]
 #   --build-dir DIR  the build folder (default: build-gpu in the repository)
 #   --no-build       run the test binaries already in DIR/tests (built elsewhere, e.g. on
-#                    a machine with the build dependencies, and carried here)
+#                    a machine with the build dependencies, packed by tests/gpu/pack.sh
+#                    and carried here)
 #   --filter F       a GoogleTest filter for every binary (default: all tests)
 # Environment: RELAXC_JOBS (build jobs, default: the number of cores); RELAXC_CUDA_DEVICE
 # and RELAXC_VULKAN_DEVICE choose the devices; a Vulkan loader from a carried folder is
@@ -25,7 +26,7 @@ build=1
 filter='*'
 binaries=(cuda_device_test device_conformance_test kernel_suite_test)
 
-usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
