@@ -129,12 +129,18 @@ class Evaluator {
   arith::Analyzer analyzer_;
 };
 
-// The roofline time of `bytes` and `flops` on `device`.
-double roofline(const DevicePreset& device, int64_t bytes, int64_t flops, bool* memory_bound) {
+// The roofline time of `bytes` and `flops` on `device` for a launch of `blocks` thread
+// blocks (when known): fewer blocks than multiprocessors reach that fraction of the peaks.
+double roofline(const DevicePreset& device, int64_t bytes, int64_t flops,
+                std::optional<int64_t> blocks, bool* memory_bound) {
   double memory = static_cast<double>(bytes) / device.bytes_per_second;
   double compute = static_cast<double>(flops) / device.fp32_flops_per_second;
   *memory_bound = memory >= compute;
-  return std::max(memory, compute);
+  double share = 1;
+  if (blocks && *blocks > 0 && *blocks < device.multiprocessors) {
+    share = static_cast<double>(*blocks) / static_cast<double>(device.multiprocessors);
+  }
+  return std::max(memory, compute) / share;
 }
 
 // The names of the shape variables of the functions (their parameters' shapes and the
@@ -168,14 +174,16 @@ std::string join(const std::set<std::string>& names) {
 
 const std::vector<DevicePreset>& device_presets() {
   static const std::vector<DevicePreset> presets = {
-      {"h100", "NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32, 990 TFLOP/s FP16 tensor (dense)",
-       3.35e12, 67e12, 990e12},
+      {"h100",
+       "NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32, 990 TFLOP/s FP16 tensor (dense), 132 "
+       "SMs",
+       3.35e12, 67e12, 990e12, 132},
       // A phone GPU of the Adreno 7xx / Mali-G7xx class, shared LPDDR5 on a 64-bit bus
       // (6400 MT/s x 8 bytes); the order of magnitude of the class, not one chip's sheet.
       {"mobile",
        "a phone GPU (Adreno 7xx / Mali-G7xx class): 51.2 GB/s LPDDR5, 1.5 TFLOP/s FP32, 3 "
-       "TFLOP/s FP16",
-       51.2e9, 1.5e12, 3e12},
+       "TFLOP/s FP16, 8 compute units",
+       51.2e9, 1.5e12, 3e12, 8},
   };
   return presets;
 }
@@ -283,8 +291,16 @@ std::string kernel_report(const codegen::CompiledKernels& compiled, const Report
                std::to_string(*written) + " B, flops " + std::to_string(*flops);
         if (options.device != nullptr) {
           bool memory_bound = false;
-          double t = roofline(*options.device, *read + *written, *flops, &memory_bound);
-          out += ", roofline " + show_time(t) + (memory_bound ? " (memory)" : " (compute)");
+          std::optional<int64_t> blocks =
+              eval.value(launch.grid[0] * launch.grid[1] * launch.grid[2]);
+          double t = roofline(*options.device, *read + *written, *flops, blocks, &memory_bound);
+          out += ", roofline " + show_time(t) + " (" + (memory_bound ? "memory" : "compute");
+          if (blocks && *blocks < options.device->multiprocessors) {
+            out += ", " + std::to_string(*blocks) +
+                   (*blocks == 1 ? " thread block" : " thread blocks") + " for " +
+                   std::to_string(options.device->multiprocessors) + " multiprocessors";
+          }
+          out += ")";
           if (func_time) *func_time += t;
         }
         out += "\n";

@@ -19,6 +19,9 @@ struct DevicePreset {
   double bytes_per_second;
   double fp32_flops_per_second;  // the roofline's peak: no kernel uses tensor cores yet
   double fp16_tensor_flops_per_second;
+  // Multiprocessors (CUDA SMs, compute units): a thread block runs on one, so a kernel of
+  // fewer thread blocks reaches at most that fraction of the peaks.
+  int64_t multiprocessors;
 };
 
 // h100, mobile.

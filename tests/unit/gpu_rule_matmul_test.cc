@@ -203,6 +203,18 @@ TEST(GpuRuleMatmul, DeclinesWhatIsNotALargeMatmul) {
 // The tile follows the output: 128 x 128 (16 x 16 threads) where that leaves 64 thread
 // blocks, 64 x 64 (8 x 8) where it would leave fewer, 64 x 32 (4 x 8), 32 x 64 or
 // 16 x 128 where a constant extent undercuts both square tiles.
+// Split-K of a plain matmul: 2 parts of k = 20 (10 each: a k tail per part), tails in
+// rows and columns. (A symbolic k is never split: its parts could not be proved equal.)
+TEST(GpuRuleMatmul, SplitKGivesTheSameResults) {
+  PrimFunc f = constant_matmul(9, 11, 20);
+  std::optional<MatmulMatch> m = match_matmul(f);
+  ASSERT_TRUE(m.has_value());
+  MatmulTiles tiles = kSmallTiles;
+  tiles.split_k = 2;
+  testing::expect_same_results(f, schedule_matmul(f, *m, tiles), {{9, 20}, {20, 11}, {9, 11}},
+                               kSeed);
+}
+
 TEST(GpuRuleMatmul, TileFollowsTheOutput) {
   auto block = [](const PrimFunc& f) {
     FuncCounts counts =
@@ -481,26 +493,28 @@ TEST(GpuRuleConv, DeclinesWhatIsNotAnImplicitGemm) {
   EXPECT_FALSE(conv_as_matmul(parse_func(kMatmul, kSignature)).has_value());
 }
 
-// A ResNet layer: 64 -> 64 channels, 3x3, padding 1, 56 x 56, + bias, relu.
-PrimFunc resnet_layer() {
+// A ResNet layer: 64 -> 64 channels, 3x3, padding 1, 56 x 56, + bias, relu, at batch
+// `batch` (a number, or "n" for a symbolic batch).
+PrimFunc resnet_layer(const std::string& batch) {
   std::string body = kConvBiasRelu.substr(kConvBiasRelu.find("        X ="));  // constant
-  for (const auto& [from, to] :
-       {std::pair<std::string, std::string>{"n, T.int64(5), h, w", "1, 64, 56, 56"},
-        {"n, T.int64(12), h, w", "1, 64, 56, 56"},
-        {"T.int64(12), T.int64(5)", "64, 64"},
-        {"T.int64(5), T.int64(3)", "64, T.int64(3)"},
-        {"T.int64(12)", "64"},
-        {"T.int64(", "("},
-        {" < h ", " < 56 "},
-        {" < w,", " < 56,"}}) {
+  const std::string image = batch + ", 64, 56, 56";
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"n, T.int64(5), h, w", image},
+                                 {"n, T.int64(12), h, w", image},
+                                 {"T.int64(12), T.int64(5)", "64, 64"},
+                                 {"T.int64(5), T.int64(3)", "64, T.int64(3)"},
+                                 {"T.int64(12)", "64"},
+                                 {"T.int64(", "("},
+                                 {" < h ", " < 56 "},
+                                 {" < w,", " < 56,"}}) {
     std::string pattern = std::regex_replace(from, std::regex(R"([()])"), R"(\$&)");
     body = std::regex_replace(body, std::regex(pattern), to);
   }
+  if (batch == "n") body = "        n = T.int64()\n" + body;
   return parse_func(body, kConvSignature);
 }
 
 TEST(GpuRuleConv, KLoopReusesSharedAndGlobalLoads) {
-  PrimFunc f = resnet_layer();
+  PrimFunc f = resnet_layer("16");
   for (const Target& target : {kMobile, cuda_target(80)}) {
     SCOPED_TRACE(target.str());
     LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(f, target), "f", target);
@@ -513,22 +527,75 @@ TEST(GpuRuleConv, KLoopReusesSharedAndGlobalLoads) {
 }
 
 TEST(GpuRuleConv, GlobalTrafficIsTheTilesOnce) {
-  // 64 x 64 tiles (64 channels < 128): 1 x 49 thread blocks (3136 pixels), each reading in
-  // each of its 72 k steps (576 = 64 * 3 * 3) a 64 x 8 tile of the weights and an 8 x 64
-  // tile of input patches; the epilogue reads the bias once per output and writes each
-  // output once. Float32.
+  // Batch 16, 64 x 64 tiles (64 channels < 128): 16 x 1 x 49 thread blocks (3136 pixels),
+  // enough not to split k; each reads in each of its 72 k steps (576 = 64 * 3 * 3) a 64 x 8
+  // tile of the weights and an 8 x 64 tile of input patches; the epilogue reads the bias
+  // once per output and writes each output once. Float32.
   FuncCounts counts = count_lowered(lower_to_kernels(
-      default_gpu_schedule(resnet_layer(), cuda_target(80)), "f", cuda_target(80)));
+      default_gpu_schedule(resnet_layer("16"), cuda_target(80)), "f", cuda_target(80)));
   ASSERT_EQ(counts.launches.size(), 1u);
   const LaunchCounts& launch = counts.launches[0];
-  const int64_t outputs = 64 * 56 * 56;
-  EXPECT_TRUE(is_const_int(launch.bytes_read, 49 * 72 * (64 * 8 + 8 * 64) * 4 + outputs * 4))
+  const int64_t outputs = 16 * 64 * 56 * 56;
+  EXPECT_TRUE(is_const_int(launch.bytes_read, 16 * 49 * 72 * (64 * 8 + 8 * 64) * 4 + outputs * 4))
       << text::print_node(launch.bytes_read);
   EXPECT_TRUE(is_const_int(launch.bytes_written, outputs * 4))
       << text::print_node(launch.bytes_written);
   // 2 FLOPs per multiply-add, then the bias and the relu per output.
   EXPECT_TRUE(is_const_int(launch.flops, 2 * int64_t{outputs} * 576 + 2 * outputs))
       << text::print_node(launch.flops);
+}
+
+// At batch 1 the same layer has 49 thread blocks: split-K makes it 9 x 49 (up to 512),
+// each summing 64 of the 576 products (8 k steps), into partial results that a second
+// kernel sums with the epilogue: one thread per output, 128 to a block.
+TEST(GpuRuleConv, SplitKFillsTheGpuAtBatchOne) {
+  const Target target = cuda_target(80);
+  LoweredFunc lowered =
+      lower_to_kernels(default_gpu_schedule(resnet_layer("1"), target), "f", target);
+  FuncCounts counts = count_lowered(lowered);
+  ASSERT_EQ(counts.launches.size(), 2u);
+  const int64_t outputs = 64 * 56 * 56;
+  const LaunchCounts& tiles = counts.launches[0];
+  EXPECT_TRUE(is_const_int(tiles.bytes_read, 9 * 49 * 8 * (64 * 8 + 8 * 64) * 4))
+      << text::print_node(tiles.bytes_read);
+  EXPECT_TRUE(is_const_int(tiles.bytes_written, 9 * outputs * 4))
+      << text::print_node(tiles.bytes_written);
+  EXPECT_TRUE(is_const_int(tiles.flops, 2 * int64_t{outputs} * 576))
+      << text::print_node(tiles.flops);
+  // The sum reads the 9 partials and the bias per output, and writes the output once.
+  const LaunchCounts& sum = counts.launches[1];
+  EXPECT_TRUE(is_const_int(sum.bytes_read, 9 * outputs * 4 + outputs * 4))
+      << text::print_node(sum.bytes_read);
+  EXPECT_TRUE(is_const_int(sum.bytes_written, outputs * 4)) << text::print_node(sum.bytes_written);
+  KLoopCounts k_loop = count_k_loop(lowered.launches[0].kernel.func);
+  EXPECT_GE(k_loop.fmas, 4 * k_loop.shared_loads);
+  EXPECT_LE(32 * k_loop.global_loads, k_loop.fmas);
+}
+
+// Over a symbolic batch the blocks are counted at batch 1, but each part keeps at least
+// 256 of the products: 2 parts of 288, 2 x 49 thread blocks per image.
+TEST(GpuRuleConv, SplitKOverASymbolicBatchKeepsPartsDeep) {
+  const Target target = cuda_target(80);
+  FuncCounts counts =
+      count_lowered(lower_to_kernels(default_gpu_schedule(resnet_layer("n"), target), "f", target));
+  ASSERT_EQ(counts.launches.size(), 2u);
+  const std::array<PrimExpr, 3>& grid = counts.launches[0].grid;
+  arith::Analyzer analyzer;
+  PrimExpr blocks = analyzer.simplify(substitute(
+      grid[0] * grid[1] * grid[2], [](const Var&) { return int_imm(DataType::Int(64), 1); }));
+  EXPECT_TRUE(is_const_int(blocks, 2 * 49)) << text::print_node(blocks);
+}
+
+// Split-K on the reference interpreter, with small tiles and tails: 3 parts of the 45
+// reduction steps (15 each: a k tail per part), the epilogue after the sum.
+TEST(GpuRuleConv, SplitKGivesTheSameResults) {
+  PrimFunc f = parse_func(kConvBiasRelu, kConvSignature);
+  std::optional<ConvGemm> conv = conv_as_matmul(f);
+  ASSERT_TRUE(conv.has_value());
+  MatmulTiles tiles = kSmallTiles;
+  tiles.split_k = 3;
+  testing::expect_same_results(f, schedule_conv_gemm(*conv, tiles),
+                               {{2, 5, 5, 7}, {12, 5, 3, 3}, {1, 12, 1, 1}, {2, 12, 5, 7}}, kSeed);
 }
 
 // Stride 2 over a symbolic image: the output's extents are (h - 1) // 2 + 1, and the
@@ -573,7 +640,7 @@ TEST(GpuRuleConv, PtxAssemblesWithoutSpills) {
   for (int arch : {80, 90}) {
     Target target = cuda_target(arch);
     LoweredFunc lowered =
-        lower_to_kernels(default_gpu_schedule(resnet_layer(), target), "f", target);
+        lower_to_kernels(default_gpu_schedule(resnet_layer("16"), target), "f", target);
     ASSERT_EQ(lowered.launches.size(), 1u);
     std::string ptx = codegen::codegen_ptx(lowered.launches[0].kernel, target).ptx;
     testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);

@@ -17,6 +17,12 @@
 // - the accumulator goes to the output after the k loops (reverse_compute_at under the
 //   thread loop), through the epilogue blocks, which run on the thread's tile and whose
 //   intermediates (and the matmul's result) live in registers: one global write.
+// Split-K (tiles.split_k = S > 1): before the tiling, the reduction loop splits [S, K / S]
+// and rfactor makes its outer part a spatial one: the matmul becomes a batched one into
+// partial results P[s, ..] (S-fold thread blocks, the s loop fused onto blockIdx.z with
+// the batch), and the write-back block C[..] = sum_s P[s, ..] gets a kernel of its own:
+// one thread per output, 128 to a thread block, the S partials summed serially (adjacent
+// threads read adjacent partials), then the epilogue on the sum in registers.
 // Symbolic M, N, K work through split's tail guards. The tile is the larger of 128 x 128
 // (256 threads) and 64 x 64 (64 threads), both with 8 x 8 outputs per thread and k steps
 // of 8, that the target allows (the mobile profile's 128 threads: 64 x 64; the shared
@@ -44,6 +50,19 @@ constexpr int64_t kSmallOutput = 64 * 64;
 // Thread blocks enough to occupy a large GPU (half the 132 multiprocessors of an H100):
 // where the output's size is known, smaller tiles are taken until there are this many.
 constexpr int64_t kEnoughBlocks = 64;
+// Split-K: thread blocks enough for four per multiprocessor of an H100 (a thread block
+// of the tile loop waits on global memory every k step; the others hide that wait; four
+// of 64 threads at 255 registers fill an SM's register file); at most 32 parts, each at
+// least 64 deep (8 k steps). Where the batch is symbolic, the blocks are counted at batch
+// 1 (inference) and each part is at least 256 deep: at a large batch, where the blocks
+// are many anyway, the partial results then add at most 8 * K / 256 bytes per output,
+// about a quarter of what the tiles read for it.
+constexpr int64_t kBusyBlocks = 512;
+constexpr int64_t kMaxSplitK = 32;
+constexpr int64_t kMinSplitDepth = 64;
+constexpr int64_t kMinSplitDepthAnyBatch = 256;
+// Threads per thread block of split-K's summing kernel (within every target's limit).
+constexpr int64_t kSumThreads = 128;
 constexpr int64_t kVectorLanes = 4;
 
 PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
@@ -94,6 +113,36 @@ void unroll_all(Schedule& s, const std::vector<LoopRef>& loops) {
   for (const LoopRef& loop : loops) s.unroll(loop);
 }
 
+// The most parts (up to what brings `blocks` thread blocks to kBusyBlocks) that divide
+// the constant reduction `depth` into whole k steps of `bk`, each `min_depth` deep.
+int64_t choose_split_k(int64_t blocks, const PrimExpr& depth, int64_t bk, int64_t min_depth) {
+  const int64_t* k = as_const_int(depth);
+  if (k == nullptr || blocks >= kBusyBlocks) return 1;
+  const int64_t wanted = std::min((kBusyBlocks + blocks - 1) / blocks, kMaxSplitK);
+  int64_t parts = 1;
+  for (int64_t s = 2; s <= wanted; ++s) {
+    if (*k % s == 0 && (*k / s) % bk == 0 && *k / s >= min_depth) parts = s;
+  }
+  return parts;
+}
+
+// Split-K's second kernel: `sum` (C[..] = sum_s P[s, ..], its spatial loops then the loop
+// over the parts) one thread per output, with `epilogue` computed on each thread's sum.
+void schedule_split_k_sum(Schedule& s, const BlockRef& sum,
+                          const std::vector<std::string>& epilogue) {
+  std::vector<LoopRef> loops = s.get_loops(sum);
+  std::vector<LoopRef> spatial(loops.begin(), loops.end() - 1);
+  LoopRef fused = spatial.size() == 1 ? spatial[0] : s.fuse(spatial);
+  std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), index_const(fused.var, kSumThreads)});
+  s.bind(parts[0], "blockIdx.x");
+  s.bind(parts[1], "threadIdx.x");
+  for (const std::string& name : epilogue) {
+    BlockRef block = s.get_block(name);
+    s.reverse_compute_at(block, parts[1]);
+    unroll_all(s, loops_below(s, block, parts[1]));
+  }
+}
+
 }  // namespace
 
 std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Target& target) {
@@ -118,9 +167,11 @@ std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Targe
     return (rows == nullptr || *rows >= t.bm) && (cols == nullptr || *cols >= t.bn);
   };
   int64_t batch = 1;
+  bool batch_known = true;
   for (size_t d : m.batch) {
     const int64_t* extent = as_const_int(m.c->shape[d]);
     batch *= extent != nullptr ? *extent : 1;
+    batch_known = batch_known && extent != nullptr;
   }
   std::optional<MatmulTiles> chosen;
   for (const MatmulTiles& t : candidates) {
@@ -132,6 +183,8 @@ std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Targe
     chosen = t;
     if (rows == nullptr || cols == nullptr) break;
     int64_t blocks = batch * ((*rows + t.bm - 1) / t.bm) * ((*cols + t.bn - 1) / t.bn);
+    chosen->split_k = choose_split_k(blocks, m.depth, t.bk,
+                                     batch_known ? kMinSplitDepth : kMinSplitDepthAnyBatch);
     if (blocks >= kEnoughBlocks) break;
   }
   return chosen;
@@ -139,23 +192,29 @@ std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Targe
 
 PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const MatmulTiles& t) {
   Schedule s(func);
-  set_intermediates_scope(s, m, "local");
   BlockRef mm = s.get_block(m.block);
   std::vector<LoopRef> loops = s.get_loops(mm);
   auto c = [&](const LoopRef& l, int64_t v) { return index_const(l.var, v); };
+  std::vector<LoopRef> batch;
+  for (size_t b : m.batch) batch.push_back(loops[b]);
+  LoopRef reduction = loops[m.k];
+  const bool split_k = t.split_k > 1;
+  if (split_k) {
+    std::vector<LoopRef> parts = s.split(reduction, {c(reduction, t.split_k), PrimExpr()});
+    mm = s.rfactor(parts[0], 0);
+    batch.push_back(parts[0]);
+    reduction = parts[1];
+  }
+  set_intermediates_scope(s, m, "local");
   std::vector<LoopRef> i =
       s.split(loops[m.i], {PrimExpr(), c(loops[m.i], t.bm / t.tm), c(loops[m.i], t.tm)});
   std::vector<LoopRef> j =
       s.split(loops[m.j], {PrimExpr(), c(loops[m.j], t.bn / t.tn), c(loops[m.j], t.tn)});
-  std::vector<LoopRef> k = s.split(loops[m.k], {PrimExpr(), c(loops[m.k], t.bk)});
-  std::vector<LoopRef> order;
-  for (size_t b : m.batch) order.push_back(loops[b]);
+  std::vector<LoopRef> k = s.split(reduction, {PrimExpr(), c(reduction, t.bk)});
+  std::vector<LoopRef> order = batch;
   for (const LoopRef& l : {i[0], j[0], i[1], j[1], k[0], k[1], i[2], j[2]}) order.push_back(l);
   s.reorder(order);
-  if (!m.batch.empty()) {
-    std::vector<LoopRef> batch(order.begin(), order.begin() + m.batch.size());
-    s.bind(batch.size() == 1 ? batch[0] : s.fuse(batch), "blockIdx.z");
-  }
+  if (!batch.empty()) s.bind(batch.size() == 1 ? batch[0] : s.fuse(batch), "blockIdx.z");
   s.bind(i[0], "blockIdx.y");
   s.bind(j[0], "blockIdx.x");
   s.bind(i[1], "threadIdx.y");
@@ -177,9 +236,11 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const Matmu
   cooperative_copy(s, a_shared, k[0], t);
   cooperative_copy(s, b_shared, k[0], t);
   // The accumulator: the matmul's result itself where an epilogue follows (it is in
-  // registers already), else a register copy written back after the k loops.
-  std::vector<std::string> after = m.epilogue;
+  // registers already), else (and always for split-K's partial results) a register copy
+  // written back after the k loops.
+  std::vector<std::string> after = split_k ? std::vector<std::string>{} : m.epilogue;
   if (after.empty()) after.push_back(s.cache_write(mm, 0, "local").name);
+  if (split_k) schedule_split_k_sum(s, s.get_block(m.block), m.epilogue);
   for (const std::string& name : after) {
     BlockRef block = s.get_block(name);
     s.reverse_compute_at(block, thread);

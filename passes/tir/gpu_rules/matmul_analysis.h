@@ -61,14 +61,20 @@ const BufferLoadNode* operand_load(const PrimExpr& e);
 bool is_param(const PrimFunc& func, const Buffer& buffer);
 
 // The matmul rule's tiles: BM x BN outputs per thread block, BK of the reduction per step,
-// TM x TN outputs per thread; BM / TM * BN / TN threads.
+// TM x TN outputs per thread; BM / TM * BN / TN threads. With `split_k` S > 1 the
+// reduction is split into S equal parts, each its own thread block's (split-K): S
+// partial results per output, summed by a second kernel that also runs the epilogue.
 struct MatmulTiles {
   int64_t bm, bn, bk, tm, tn;
+  int64_t split_k = 1;
   int64_t threads() const { return (bm / tm) * (bn / tn); }
 };
 
 // The tiles the matmul rule uses for `m` on `target`; nullopt where the matmul is too
-// small for them (few rows, a small output, an extent below the tile).
+// small for them (few rows, a small output, an extent below the tile). Split-K where the
+// output's thread blocks (at batch 1 where the batch is symbolic) are too few to keep a
+// large GPU busy and the constant reduction divides into parts of at least 64 (256 where
+// the batch is symbolic).
 std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Target& target);
 
 // The matmul rule's schedule of `func` (matched as `m`) with the given tiles (matmul.cc);

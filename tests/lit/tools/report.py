@@ -41,21 +41,22 @@
 # SYMBOLIC-NEXT: traffic k * m * 4 + (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B, compulsory k * m * 4 + k * n * 4 + m * n * 4 B (read k * n * 4 + m * n * 4, written k * m * 4)
 # SYMBOLIC-NOT: roofline
 #
-# At m=64, n=256, k=128 on the H100 preset: add moves 196608 bytes (58.7 ns at 3.35 TB/s);
+# At m=64, n=256, k=128 on the H100 preset: add moves 196608 bytes (58.7 ns at 3.35 TB/s)
+# in 64 thread blocks, which occupy 64 of the 132 SMs (58.7 ns * 132 / 64 = 121 ns);
 # softmax 262144 against 131072 (ratio 2.00); matmul: one thread block, 32 k steps of
-# 8192 bytes (262144) + 32768 written, against 229376 (ratio 1.29).
+# 8192 bytes (262144) + 32768 written, against 229376 (ratio 1.29): 88 ns * 132.
 # RUN: %relaxc build %s --target cuda -o %t/m.rxe --report --report-device h100 --report-shape m=64 --report-shape=n=256,k=128 | FileCheck %s --check-prefix=H100
 # H100: kernel report: target "cuda -arch=sm_80", device h100, k=128, m=64, n=256
-# H100-NEXT: device: NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32, 990 TFLOP/s FP16 tensor (dense); the roofline uses FP32 (no kernel uses tensor cores)
-# H100: at these shapes: read 131072 B, written 65536 B, flops 16384, roofline 58.7 ns (memory)
+# H100-NEXT: device: NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32, 990 TFLOP/s FP16 tensor (dense), 132 SMs; the roofline uses FP32 (no kernel uses tensor cores)
+# H100: at these shapes: read 131072 B, written 65536 B, flops 16384, roofline 121 ns (memory, 64 thread blocks for 132 multiprocessors)
 # H100-NEXT: traffic m * n * 12 B, compulsory m * n * 12 B (read m * n * 8, written m * n * 4), ratio 1.00
-# H100-NEXT: roofline 58.7 ns
+# H100-NEXT: roofline 121 ns
 # H100: function 'softmax'
 # H100: traffic m * n * 16 B, {{.*}} ratio 2.00
 # H100: function 'matmul'
-# H100: at these shapes: read 262144 B, written 32768 B, flops 4194304, roofline 88 ns (memory)
+# H100: at these shapes: read 262144 B, written 32768 B, flops 4194304, roofline 11.6 us (memory, 1 thread block for 132 multiprocessors)
 # H100: ratio 1.29
-# H100-NEXT: roofline 88 ns
+# H100-NEXT: roofline 11.6 us
 # H100-NEXT: total roofline (each function once):
 #
 # Vulkan: the same counts through the grid-stride loops of grids past 65535 blocks, and the

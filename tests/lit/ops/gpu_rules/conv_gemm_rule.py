@@ -7,7 +7,8 @@
 # - 1x1, 16 -> 128 channels, + a residual input read at the output's pixel;
 # - conv1d, kernel 5, padding 2, 8 -> 64 channels;
 # - ResNet's last stage at batch 1: 7 x 7 pixels, fewer than a square tile's 64, so a
-#   64 x 32 tile (32 -> 128 channels, 3x3, padding 1);
+#   64 x 32 tile (32 -> 128 channels, 3x3, padding 1); its 4 thread blocks become 16
+#   with split-K (4 parts of the 288 products), summed by a second kernel;
 # - MobileNet's projections: 1x1, 48 -> 24 channels, fewer than a square tile's 64 rows,
 #   so a 16 x 128 tile.
 #
@@ -22,8 +23,9 @@
 # REPORT-NEXT: block [8, 8, 1], shared 4096 B
 # REPORT: function 'conv1d': 1 kernel
 # REPORT-NEXT: block [8, 8, 1], shared 4096 B
-# REPORT: function 'conv2d3': 1 kernel
-# REPORT-NEXT: grid [2, 2, 1], block [4, 8, 1], shared 3072 B
+# REPORT: function 'conv2d3': 2 kernels
+# REPORT-NEXT: kernel 'conv2d3_kernel_0': grid [2, 2, 4], block [4, 8, 1], shared 3072 B
+# REPORT: kernel 'conv2d3_kernel_1': grid [49, 1, 1], block [128, 1, 1], shared 0 B
 # REPORT: function 'conv2d4': 1 kernel
 # REPORT-NEXT: block [16, 2, 1], shared 4608 B
 # REPORT: function 'fused_conv2d_add_relu': 1 kernel
