@@ -232,10 +232,14 @@ const std::unordered_map<std::string, MathFunction>& math_functions() {
                                                          e.b().CreateFSub(e.c(1.0), a[0]));
                               return e.mul(e.log(ratio), e.c(0.5));
                             })},
+      // e = exp(-|x|), s = 1 / (1 + e): x >= 0 ? s : e * s (the SPIR-V back end's form:
+      // the divisor stays in [1, 2]).
       {"tir.sigmoid",
        [](MathEmitter& e, Args a) {
-         llvm::Value* exp_neg = e.exp(e.b().CreateFNeg(a[0]));
-         return e.div(e.c(1.0), e.add(e.c(1.0), exp_neg));
+         llvm::Value* magnitude = e.intrinsic(llvm::Intrinsic::fabs, {a[0]});
+         llvm::Value* exp_neg = e.exp(e.b().CreateFNeg(magnitude));
+         llvm::Value* s = e.div(e.c(1.0), e.add(e.c(1.0), exp_neg));
+         return e.b().CreateSelect(e.b().CreateFCmpOGE(a[0], e.c(0.0)), s, e.mul(exp_neg, s));
        }},
   };
   return table;

@@ -140,11 +140,16 @@ const std::unordered_map<std::string, MathIntrinsic>& math_intrinsics() {
           return logarithm(e, e.add(e.c(1.0), a[0]), MathBase::kE);
         },
         false}},
+      // e = exp(-|x|), s = 1 / (1 + e): x >= 0 ? s : e * s. The divisor stays in [1, 2],
+      // where Vulkan bounds a division's error (not past 2^126, as 1 + exp(-x) gets).
       {"tir.sigmoid",
        {GLSLstd450Bad,
         [](MathEmitter& e, const std::vector<SpirvId>& a) {
-          SpirvId exp_neg = exponential(e, e.op(spv::OpFNegate, {a[0]}), MathBase::kE);
-          return e.op(spv::OpFDiv, {e.c(1.0), e.add(e.c(1.0), exp_neg)});
+          SpirvId magnitude = e.glsl(GLSLstd450FAbs, {a[0]});
+          SpirvId exp_neg = exponential(e, e.op(spv::OpFNegate, {magnitude}), MathBase::kE);
+          SpirvId s = e.op(spv::OpFDiv, {e.c(1.0), e.add(e.c(1.0), exp_neg)});
+          return e.select(e.compare(spv::OpFOrdGreaterThanEqual, a[0], e.c(0.0)), s,
+                          e.mul(exp_neg, s));
         },
         false}},
       {"tir.erf",

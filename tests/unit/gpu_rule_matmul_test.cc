@@ -545,9 +545,9 @@ TEST(GpuRuleConv, GlobalTrafficIsTheTilesOnce) {
       << text::print_node(launch.flops);
 }
 
-// At batch 1 the same layer has 49 thread blocks: split-K makes it 9 x 49 (up to 512),
-// each summing 64 of the 576 products (8 k steps), into partial results that a second
-// kernel sums with the epilogue: one thread per output, 128 to a block.
+// At batch 1 the same layer has 49 thread blocks of 2 warps: split-K makes it 6 x 49 (up
+// to 528 warps), each summing 96 of the 576 products (12 k steps), into partial results
+// that a second kernel sums with the epilogue: one thread per output, 128 to a block.
 TEST(GpuRuleConv, SplitKFillsTheGpuAtBatchOne) {
   const Target target = cuda_target(80);
   LoweredFunc lowered =
@@ -556,15 +556,15 @@ TEST(GpuRuleConv, SplitKFillsTheGpuAtBatchOne) {
   ASSERT_EQ(counts.launches.size(), 2u);
   const int64_t outputs = 64 * 56 * 56;
   const LaunchCounts& tiles = counts.launches[0];
-  EXPECT_TRUE(is_const_int(tiles.bytes_read, 9 * 49 * 8 * (64 * 8 + 8 * 64) * 4))
+  EXPECT_TRUE(is_const_int(tiles.bytes_read, 6 * 49 * 12 * (64 * 8 + 8 * 64) * 4))
       << text::print_node(tiles.bytes_read);
-  EXPECT_TRUE(is_const_int(tiles.bytes_written, 9 * outputs * 4))
+  EXPECT_TRUE(is_const_int(tiles.bytes_written, 6 * outputs * 4))
       << text::print_node(tiles.bytes_written);
   EXPECT_TRUE(is_const_int(tiles.flops, 2 * int64_t{outputs} * 576))
       << text::print_node(tiles.flops);
-  // The sum reads the 9 partials and the bias per output, and writes the output once.
+  // The sum reads the 6 partials and the bias per output, and writes the output once.
   const LaunchCounts& sum = counts.launches[1];
-  EXPECT_TRUE(is_const_int(sum.bytes_read, 9 * outputs * 4 + outputs * 4))
+  EXPECT_TRUE(is_const_int(sum.bytes_read, 6 * outputs * 4 + outputs * 4))
       << text::print_node(sum.bytes_read);
   EXPECT_TRUE(is_const_int(sum.bytes_written, outputs * 4)) << text::print_node(sum.bytes_written);
   KLoopCounts k_loop = count_k_loop(lowered.launches[0].kernel.func);

@@ -50,14 +50,15 @@ constexpr int64_t kSmallOutput = 64 * 64;
 // Thread blocks enough to occupy a large GPU (half the 132 multiprocessors of an H100):
 // where the output's size is known, smaller tiles are taken until there are this many.
 constexpr int64_t kEnoughBlocks = 64;
-// Split-K: thread blocks enough for four per multiprocessor of an H100 (a thread block
-// of the tile loop waits on global memory every k step; the others hide that wait; four
-// of 64 threads at 255 registers fill an SM's register file); at most 32 parts, each at
-// least 64 deep (8 k steps). Where the batch is symbolic, the blocks are counted at batch
-// 1 (inference) and each part is at least 256 deep: at a large batch, where the blocks
-// are many anyway, the partial results then add at most 8 * K / 256 bytes per output,
-// about a quarter of what the tiles read for it.
-constexpr int64_t kBusyBlocks = 512;
+// Split-K: warps enough for four per multiprocessor of an H100 (a warp of the tile loop
+// waits on global memory every k step; the others hide that wait); at most 32 parts, each
+// at least 64 deep (8 k steps). Where the batch is symbolic, the warps are counted at
+// batch 1 (inference) and each part is at least 256 deep: at a large batch, where the
+// warps are many anyway, the partial results then add at most 8 * K / 256 bytes per
+// output, about a quarter of what the tiles read for it. (Counted in thread blocks
+// instead, SGEMM 2048 x 2048 on an H100, 256 blocks of 8 warps, was split in two and
+// went from 25 to 19 TFLOP/s.)
+constexpr int64_t kBusyWarps = 4 * 132;
 constexpr int64_t kMaxSplitK = 32;
 constexpr int64_t kMinSplitDepth = 64;
 constexpr int64_t kMinSplitDepthAnyBatch = 256;
@@ -113,12 +114,12 @@ void unroll_all(Schedule& s, const std::vector<LoopRef>& loops) {
   for (const LoopRef& loop : loops) s.unroll(loop);
 }
 
-// The most parts (up to what brings `blocks` thread blocks to kBusyBlocks) that divide
-// the constant reduction `depth` into whole k steps of `bk`, each `min_depth` deep.
-int64_t choose_split_k(int64_t blocks, const PrimExpr& depth, int64_t bk, int64_t min_depth) {
+// The most parts (up to what brings `warps` to kBusyWarps) that divide the constant
+// reduction `depth` into whole k steps of `bk`, each `min_depth` deep.
+int64_t choose_split_k(int64_t warps, const PrimExpr& depth, int64_t bk, int64_t min_depth) {
   const int64_t* k = as_const_int(depth);
-  if (k == nullptr || blocks >= kBusyBlocks) return 1;
-  const int64_t wanted = std::min((kBusyBlocks + blocks - 1) / blocks, kMaxSplitK);
+  if (k == nullptr || warps >= kBusyWarps) return 1;
+  const int64_t wanted = std::min((kBusyWarps + warps - 1) / warps, kMaxSplitK);
   int64_t parts = 1;
   for (int64_t s = 2; s <= wanted; ++s) {
     if (*k % s == 0 && (*k / s) % bk == 0 && *k / s >= min_depth) parts = s;
@@ -183,7 +184,7 @@ std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Targe
     chosen = t;
     if (rows == nullptr || cols == nullptr) break;
     int64_t blocks = batch * ((*rows + t.bm - 1) / t.bm) * ((*cols + t.bn - 1) / t.bn);
-    chosen->split_k = choose_split_k(blocks, m.depth, t.bk,
+    chosen->split_k = choose_split_k(blocks * ((t.threads() + 31) / 32), m.depth, t.bk,
                                      batch_known ? kMinSplitDepth : kMinSplitDepthAnyBatch);
     if (blocks >= kEnoughBlocks) break;
   }

@@ -72,8 +72,8 @@ struct MatmulTiles {
 
 // The tiles the matmul rule uses for `m` on `target`; nullopt where the matmul is too
 // small for them (few rows, a small output, an extent below the tile). Split-K where the
-// output's thread blocks (at batch 1 where the batch is symbolic) are too few to keep a
-// large GPU busy and the constant reduction divides into parts of at least 64 (256 where
+// output's warps (at batch 1 where the batch is symbolic) are too few to keep a large GPU
+// busy and the constant reduction divides into parts of at least 64 (256 where
 // the batch is symbolic).
 std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Target& target);
 
