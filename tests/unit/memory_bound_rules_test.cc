@@ -621,6 +621,64 @@ TEST(RowReductionRule, ShortRowsAreOneThreadEach) {
   }
 }
 
+// A 3x3 max pool of stride 2 with padding 1 and nothing after it, as ResNet's stem has
+// it (its relu went into the convolution before): a padding block, then the reduction.
+constexpr const char* kBareMaxPool = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, var_Y: T.handle):
+        n = T.int64()
+        X = T.match_buffer(var_X, (n, 2, 9, 9))
+        Y = T.match_buffer(var_Y, (n, 2, 5, 5))
+        P = T.alloc_buffer((n, 2, 11, 11))
+        for b, c, i, j in T.grid(n, 2, 11, 11):
+            with T.block("pad"):
+                vb, vc, vi, vj = T.axis.remap("SSSS", [b, c, i, j])
+                P[vb, vc, vi, vj] = T.if_then_else(1 <= vi and vi < 10 and 1 <= vj and vj < 10, X[vb, vc, vi - 1, vj - 1], T.float32(-3.4028234663852886e+38))
+        for b, c, i, j, ri, rj in T.grid(n, 2, 5, 5, 3, 3):
+            with T.block("pool"):
+                vb, vc, vi, vj, vri, vrj = T.axis.remap("SSSSRR", [b, c, i, j, ri, rj])
+                with T.init():
+                    Y[vb, vc, vi, vj] = T.float32(-3.4028234663852886e+38)
+                Y[vb, vc, vi, vj] = T.max(Y[vb, vc, vi, vj], P[vb, vc, vi * 2 + vri, vj * 2 + vrj])
+)";
+
+// A row sum over rows of 100: long rows, so not this rule's (the generic schedule gives
+// the same cross-thread reduction without a copy).
+constexpr const char* kLongRowSum = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, var_S: T.handle):
+        m = T.int64()
+        A = T.match_buffer(var_A, (m, T.int64(100)))
+        S = T.match_buffer(var_S, (m,))
+        for i, k in T.grid(m, T.int64(100)):
+            with T.block("S"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    S[vi] = T.float32(0)
+                S[vi] = S[vi] + A[vi, vk]
+)";
+
+TEST(RowReductionRule, ABareReductionWritesThroughARegisterCopy) {
+  expect_one_kernel("row reduction", kBareMaxPool, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 2, 9, 9}, {n, 2, 5, 5}};
+  });
+  std::optional<PrimFunc> scheduled =
+      apply_rule("row reduction", parse_func(kBareMaxPool), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  // One window per thread, the padding inlined, the running maximum in a register.
+  std::vector<For> threads = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x");
+  ASSERT_EQ(threads.size(), 1u);
+  EXPECT_TRUE(is_const_int(threads[0]->extent, 256));
+  std::vector<BlockRealize> blocks = schedule_internal::blocks_under((*scheduled)->body);
+  EXPECT_EQ(blocks.size(), 3u);  // the root, the pool and its copy to Y
+  for (const BlockRealize& r : blocks) {
+    for (const Buffer& b : r->block->alloc_buffers) EXPECT_EQ(b->scope, "local") << b->name;
+  }
+  EXPECT_FALSE(apply_rule("row reduction", parse_func(kLongRowSum), kDesktop).has_value());
+}
+
 // layer_norm over the last two axes: two reduction loops per row.
 constexpr const char* kLayerNorm = R"(@I.ir_module
 class Module:

@@ -14,6 +14,10 @@
 //   iteration variables (so row r of L needs row r of every reduction alone). L may
 //   have no loop past the p (one output per row: argmax, argmin, mean): its last loop
 //   is split by 1 to give it one, which runs on one thread of the row's block.
+// - or, for short rows (below), no L: a reduction that nothing follows (a max pool whose
+//   relu went into the convolution before it) writes into a register copy
+//   (cache_write), and that copy is L. Over long rows the generic schedule's
+//   cross-thread reduction is this rule's without the copy; the rule declines them.
 // Schedule: L's first p loops fused into the row loop (but for up to two leading loops
 // of extent 1, bound to blockIdx.y and z: compute_at cannot bound the quotients of a
 // fused index like (0 * s + r) / s), every Ri moved under it (compute_at, last first),
@@ -121,10 +125,16 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
   const BlockNode* root = root_block(func);
   if (root == nullptr) return std::nullopt;
   std::vector<BlockRealize> blocks = child_blocks(root->body);
-  if (blocks.size() < 2 || blocks.size() + 1 != blocks_under(func->body).size())
-    return std::nullopt;
-  if (!is_spatial(*blocks.back()->block)) return std::nullopt;
+  if (blocks.empty() || blocks.size() + 1 != blocks_under(func->body).size()) return std::nullopt;
   Schedule s(func);
+  const Block& final_block = blocks.back()->block;
+  bool bare_reduction = !is_spatial(*final_block);
+  if (bare_reduction) {
+    // A reduction that nothing follows (a pooling window): its result goes through a
+    // register copy, which becomes the spatial block the rows end in.
+    if (!final_block->init.defined() || final_block->writes.size() != 1) return std::nullopt;
+    s.cache_write(s.get_blocks().back(), 0, "local");
+  }
   if (!inline_spatial_producers(s)) return std::nullopt;
   std::vector<BlockRef> reductions = s.get_blocks();
   BlockRef last = reductions.back();
@@ -176,6 +186,9 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
     return c != nullptr && *c <= kShortRow;
   });
   if (short_rows && stage_inputs) return std::nullopt;  // a thread's row is its own
+  // A bare reduction over long rows is the generic schedule's cross-thread reduction
+  // already, without the copy.
+  if (bare_reduction && !short_rows) return std::nullopt;
 
   std::vector<LoopRef> out_refs = s.get_loops(last);
   if (out_refs.size() == row_dims) {
