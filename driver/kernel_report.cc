@@ -59,8 +59,9 @@ std::string registers_of(const runtime::KernelBinary& binary,
          " B";
 }
 
-// `e` as the report writes counts: integers bare, variables by name, + - * // % with
-// Python's precedence, min and max as calls; anything else as the printer prints it.
+// `e` as the report writes counts and conditions: integers bare, variables by name,
+// or and not, comparisons, + - * // % with Python's precedence, min, max and select as
+// calls; anything else as the printer prints it.
 std::string format(const PrimExpr& e, int outer_level) {
   if (const int64_t* c = tir::as_const_int(e)) return std::to_string(*c);
   if (const auto* v = e.as<tir::VarNode>()) return v->name;
@@ -72,20 +73,40 @@ std::string format(const PrimExpr& e, int outer_level) {
   };
   if (const auto* n = e.as<tir::MinNode>()) return call("min", n);
   if (const auto* n = e.as<tir::MaxNode>()) return call("max", n);
+  if (const auto* n = e.as<tir::SelectNode>()) {
+    return "select(" + format(n->condition, 0) + ", " + format(n->true_value, 0) + ", " +
+           format(n->false_value, 0) + ")";
+  }
+  // Python's levels, loosest first.
+  enum Level { kNone, kOr, kAnd, kNot, kCompare, kSum, kProduct };
   std::string text;
-  int level = 0;
+  int level = kNone;
   auto infix = [&](const char* op, int op_level, const auto* node) {
     if (node == nullptr) return;
     level = op_level;
-    // Left-associative: the right operand of - // % needs parentheses at its own level.
-    text = format(node->a, op_level) + " " + op + " " + format(node->b, op_level + 1);
+    // Left-associative: the right operand of - // % needs parentheses at its own level
+    // (and comparisons do not chain).
+    text = format(node->a, op_level + (op_level == kCompare ? 1 : 0)) + " " + op + " " +
+           format(node->b, op_level + 1);
   };
-  infix("+", 1, e.as<tir::AddNode>());
-  infix("-", 1, e.as<tir::SubNode>());
-  infix("*", 2, e.as<tir::MulNode>());
-  infix("//", 2, e.as<tir::FloorDivNode>());
-  infix("%", 2, e.as<tir::FloorModNode>());
-  if (level == 0) return text::print_node(e);
+  infix("or", kOr, e.as<tir::OrNode>());
+  infix("and", kAnd, e.as<tir::AndNode>());
+  infix("==", kCompare, e.as<tir::EQNode>());
+  infix("!=", kCompare, e.as<tir::NENode>());
+  infix("<", kCompare, e.as<tir::LTNode>());
+  infix("<=", kCompare, e.as<tir::LENode>());
+  infix(">", kCompare, e.as<tir::GTNode>());
+  infix(">=", kCompare, e.as<tir::GENode>());
+  infix("+", kSum, e.as<tir::AddNode>());
+  infix("-", kSum, e.as<tir::SubNode>());
+  infix("*", kProduct, e.as<tir::MulNode>());
+  infix("//", kProduct, e.as<tir::FloorDivNode>());
+  infix("%", kProduct, e.as<tir::FloorModNode>());
+  if (const auto* n = e.as<tir::NotNode>()) {
+    level = kNot;
+    text = "not " + format(n->a, kNot);
+  }
+  if (level == kNone) return text::print_node(e);
   return level < outer_level ? "(" + text + ")" : text;
 }
 
@@ -255,7 +276,8 @@ std::string kernel_report(const codegen::CompiledKernels& compiled, const Report
     std::optional<double> func_time = 0.0;
     for (size_t k = 0; k < counts.launches.size(); ++k) {
       const tir::LaunchCounts& launch = counts.launches[k];
-      out += "  kernel '" + launch.kernel + "': grid [" + show(launch.grid[0]) + ", " +
+      std::string when = launch.condition.defined() ? " (when " + show(launch.condition) + ")" : "";
+      out += "  kernel '" + launch.kernel + "'" + when + ": grid [" + show(launch.grid[0]) + ", " +
              show(launch.grid[1]) + ", " + show(launch.grid[2]) + "], block [" +
              std::to_string(launch.block[0]) + ", " + std::to_string(launch.block[1]) + ", " +
              std::to_string(launch.block[2]) + "], shared " +
@@ -280,13 +302,20 @@ std::string kernel_report(const codegen::CompiledKernels& compiled, const Report
         }
         out += "\n";
       }
-      traffic = traffic.defined() && launch.bytes_read.defined() && launch.bytes_written.defined()
-                    ? traffic + launch.bytes_read + launch.bytes_written
-                    : PrimExpr();
+      PrimExpr launched = launch.bytes_read.defined() && launch.bytes_written.defined()
+                              ? launch.bytes_read + launch.bytes_written
+                              : PrimExpr();
+      if (launch.condition.defined() && launched.defined()) {
+        launched = tir::select(launch.condition, launched, tir::int_imm(DataType::Int(64), 0));
+      }
+      traffic = traffic.defined() && launched.defined() ? traffic + launched : PrimExpr();
+      std::optional<int64_t> runs = launch.condition.defined() ? eval.value(launch.condition) : 1;
       std::optional<int64_t> read = eval.value(launch.bytes_read);
       std::optional<int64_t> written = eval.value(launch.bytes_written);
       std::optional<int64_t> flops = eval.value(launch.flops);
-      if (read && written && flops) {
+      if (runs && *runs == 0) {
+        out += "    at these shapes: not launched\n";
+      } else if (runs && read && written && flops) {
         out += "    at these shapes: read " + std::to_string(*read) + " B, written " +
                std::to_string(*written) + " B, flops " + std::to_string(*flops);
         if (options.device != nullptr) {

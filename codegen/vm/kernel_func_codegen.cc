@@ -128,8 +128,13 @@ runtime::vm::KernelFunc kernel_func_codegen(const tir::LoweredFunc& lowered,
           host_program(s, slots, fname, "a scalar argument of kernel '" + kname + "'"));
     }
     for (int axis = 0; axis < 3; ++axis) {
-      info.grid[axis] = host_program(launch.grid_size[axis], slots, fname,
-                                     "the grid size of kernel '" + kname + "'");
+      // A launch whose condition fails gets an empty grid, which the VM skips.
+      tir::PrimExpr blocks = launch.grid_size[axis];
+      if (axis == 0 && launch.condition.defined()) {
+        blocks = tir::select(launch.condition, blocks, tir::int_imm(blocks->dtype, 0));
+      }
+      info.grid[axis] =
+          host_program(blocks, slots, fname, "the grid size of kernel '" + kname + "'");
     }
     out.launches.push_back(std::move(info));
   }

@@ -16,7 +16,8 @@ namespace relaxc::codegen {
 // params (call_tir's tir_vars) first, in parameter order, then the shape variables of
 // the buffer params in the order they first occur as a whole dimension (which defines
 // them). Every dimension is then checked against its expression; workspaces, grid sizes
-// and scalar arguments are programs over the slots. `kernel_indices[i]` is the index in
+// and scalar arguments are programs over the slots (a launch's condition folded into its
+// grid: an empty grid where it fails, which the VM skips). `kernel_indices[i]` is the index in
 // Backend::kernels of the binary of launches[i]. A host var that no buffer dimension or
 // scalar param binds is a UserError naming it.
 runtime::vm::KernelFunc kernel_func_codegen(const tir::LoweredFunc& lowered,

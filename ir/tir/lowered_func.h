@@ -39,6 +39,9 @@ struct KernelLaunch {
   std::vector<PrimExpr> scalar_args;
   // blockIdx.x/y/z extents, expressions over the host vars (1 where the axis is unused).
   std::array<PrimExpr, 3> grid_size;
+  // Where defined, the launch runs only when this holds, a condition over the host vars
+  // (a schedule specialized by shape: one variant per range of a shape variable).
+  PrimExpr condition;
 };
 
 // The host vars of a PrimFunc are its scalar params and the symbolic dims of its buffer

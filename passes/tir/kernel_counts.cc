@@ -593,6 +593,7 @@ FuncCounts count_lowered(const LoweredFunc& func) {
     out.shared_bytes_read = int_imm(kInt64, 0);
     out.shared_bytes_written = int_imm(kInt64, 0);
     LaunchCounter(launch, out).count(launch.kernel.func->body);
+    out.condition = launch.condition;
     // Which buffers each kernel reads and writes, by its buffer params in order.
     const PrimFuncNode* f = launch.kernel.func.get();
     std::unordered_map<const VarNode*, int> index;

@@ -18,6 +18,9 @@ struct LaunchCounts {
   std::string kernel;            // DeviceKernel::name
   std::array<PrimExpr, 3> grid;  // blockIdx.x/y/z extents
   std::array<int64_t, 3> block = {1, 1, 1};
+  // KernelLaunch::condition: where defined, the launch runs only where it holds; the
+  // counts are those of a launch that runs.
+  PrimExpr condition;
   int64_t shared_memory_bytes = 0;
   PrimExpr bytes_read, bytes_written, flops;
   // Loads and stores of shared memory, counted as the global ones: with the FLOPs they

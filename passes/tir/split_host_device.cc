@@ -1,8 +1,10 @@
 // split_host_device: a block-free PrimFunc becomes kernels and the host's launches.
 //
-// Algorithm: the top level of the body may hold only Allocates and sequences around
-// thread-bound loops. A root "global" Allocate is a workspace of the host; a root
-// "shared"/"local" Allocate moves into the one kernel that uses it. Each outermost
+// Algorithm: the top level of the body may hold only Allocates, sequences and
+// conditions over the host vars around thread-bound loops. A root "global" Allocate is a
+// workspace of the host; a root "shared"/"local" Allocate moves into the one kernel that
+// uses it. The conditions around a region (a schedule specialized by shape: `if n <= 4`
+// for one variant, else another) become its launch's condition. Each outermost
 // ThreadBinding loop is a region that becomes a kernel:
 // - its thread-bound loops are collected per axis; each axis gets one var (the first
 //   loop's, or a fresh one of that name when its min is not 0) and one extent (threadIdx:
@@ -373,12 +375,13 @@ class HostSplitter {
         handle_names_[buf->data.get()] = param->name;
       }
     }
-    walk_top(func_->body);
+    walk_top(func_->body, PrimExpr());
     result.workspaces = workspaces_;
     std::vector<Buffer> all = result.params;
     all.insert(all.end(), workspaces_.begin(), workspaces_.end());
-    for (const Stmt& kernel : kernels_) {
-      result.launches.push_back(make_launch(kernel, all, result.launches.size()));
+    for (const Region& kernel : kernels_) {
+      result.launches.push_back(make_launch(kernel.body, all, result.launches.size()));
+      result.launches.back().condition = kernel.condition;
     }
     return result;
   }
@@ -390,11 +393,29 @@ class HostSplitter {
     bool used = false;
   };
 
-  void walk_top(const Stmt& stmt) {
+  // A thread-bound loop nest that becomes a kernel, and the condition of the branches
+  // around it (undefined: none).
+  struct Region {
+    Stmt body;
+    PrimExpr condition;
+  };
+
+  void walk_top(const Stmt& stmt, const PrimExpr& condition) {
     if (!stmt.defined()) return;
     if (const auto* seq = stmt.as<SeqStmtNode>()) {
-      for (const Stmt& s : seq->seq) walk_top(s);
+      for (const Stmt& s : seq->seq) walk_top(s, condition);
       return;
+    }
+    if (const auto* branch = stmt.as<IfThenElseNode>()) {
+      if (uses_only_host_vars(branch->condition)) {
+        auto both = [&](const PrimExpr& c) {
+          arith::Analyzer analyzer;
+          return analyzer.simplify(condition.defined() ? logical_and(condition, c) : c);
+        };
+        walk_top(branch->then_case, both(branch->condition));
+        walk_top(branch->else_case, both(logical_not(branch->condition)));
+        return;
+      }
     }
     if (const auto* alloc = stmt.as<AllocateNode>()) {
       const Buffer& buf = alloc->buffer;
@@ -405,12 +426,12 @@ class HostSplitter {
         device_allocs_.emplace(buf->data.get(), DeviceAlloc{buf, alloc->span});
         device_alloc_order_.push_back(buf->data.get());
       }
-      walk_top(alloc->body);
+      walk_top(alloc->body, condition);
       return;
     }
     if (const auto* loop = stmt.as<ForNode>()) {
       if (loop->kind == ForKind::ThreadBinding) {
-        kernels_.push_back(stmt);
+        kernels_.push_back({stmt, condition});
         return;
       }
       user_error(loop->span) << "loop '" << loop->loop_var->name << "' of '" << name_
@@ -422,6 +443,16 @@ class HostSplitter {
         << "statement '" << describe(stmt) << "' of '" << name_
         << "' is not inside a thread-bound loop, so it would run on the host; bind its loops "
            "to blockIdx/threadIdx, or run default_gpu_schedule";
+  }
+
+  bool uses_only_host_vars(const PrimExpr& e) const {
+    bool host = true;
+    post_order_visit(e, [&](const Ref<Object>& n) {
+      if (const auto* v = n.as<VarNode>(); v != nullptr && host_var_set_.count(Var(v)) == 0) {
+        host = false;
+      }
+    });
+    return host;
   }
 
   void check_host_expr(const PrimExpr& e, const Buffer& buf) {
@@ -521,7 +552,7 @@ class HostSplitter {
   VarSet host_var_set_;
   std::unordered_map<const VarNode*, std::string> handle_names_;
   std::vector<Buffer> workspaces_;
-  std::vector<Stmt> kernels_;
+  std::vector<Region> kernels_;
   std::map<const VarNode*, DeviceAlloc> device_allocs_;
   std::vector<const VarNode*> device_alloc_order_;
 };

@@ -17,6 +17,7 @@
 #include "ir/tir/functor.h"
 #include "passes/tir/default_gpu_schedule.h"
 #include "passes/tir/gpu_rules/conv_gemm.h"
+#include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/gpu_rules/matmul_analysis.h"
 #include "passes/tir/kernel_counts.h"
 #include "passes/tir/lower_to_kernels.h"
@@ -47,6 +48,14 @@ PrimFunc schedule_small(const PrimFunc& f) {
   std::optional<MatmulMatch> m = match_matmul(f);
   EXPECT_TRUE(m.has_value()) << text::print_node(f);
   return m ? schedule_matmul(f, *m, kSmallTiles) : f;
+}
+
+// `f` scheduled by the matmul rule alone (default_gpu_schedule gives a function with
+// symbolic rows to the GEMV rule first, which specializes it by shape).
+PrimFunc matmul_rule_schedule(const PrimFunc& f, const Target& target) {
+  std::optional<PrimFunc> g = matmul_rule().apply(f, target);
+  EXPECT_TRUE(g.has_value()) << "the matmul rule declined " << text::print_node(f);
+  return g ? *g : f;
 }
 
 // Whether the rule took `f`: its reduction block reads a shared-memory tile.
@@ -136,7 +145,7 @@ const std::string kBiasSignature =
 
 TEST(GpuRuleMatmul, EpilogueRunsOnTheRegisterTile) {
   PrimFunc f = parse_func(kMatmulBiasRelu, kBiasSignature);
-  PrimFunc g = default_gpu_schedule(f, kMobile);
+  PrimFunc g = matmul_rule_schedule(f, kMobile);
   ASSERT_TRUE(tiled(g)) << text::print_node(g);
   testing::expect_same_results(f, schedule_small(f), {{3, 32}, {32, 72}, {72}, {3, 72}}, kSeed);
   // One kernel, no global workspace: C and E live in each thread's registers.
@@ -299,6 +308,68 @@ TEST(GpuRuleGemv, KContiguousWeightWithEpilogue) {
   }
 }
 
+// A classifier over a symbolic batch (x @ W^T + bias, relu): the rows are symbolic, so
+// the schedule is specialized by shape, the GEMV for at most 4 rows and the matmul
+// rule's tiles for more, the two launched under conditions that the host evaluates.
+TEST(GpuRuleGemv, SymbolicRowsSpecializeByShape) {
+  PrimFunc f = parse_func(R"(
+        m = T.int64()
+        X = T.match_buffer(var_A, (m, 64))
+        W = T.match_buffer(var_B, (64, 64))
+        bias = T.match_buffer(var_bias, (64,))
+        D = T.match_buffer(var_D, (m, 64))
+        Y = T.alloc_buffer((m, 64))
+        for i, j, r in T.grid(m, 64, 64):
+            with T.block("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    Y[vi, vj] = T.float32(0)
+                Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vj, vk]
+        for i, j in T.grid(m, 64):
+            with T.block("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = T.max(Y[vi, vj] + bias[vj], T.float32(0))
+)",
+                          kBiasSignature);
+  PrimFunc g = default_gpu_schedule(f, kMobile);
+  const BlockNode* root = schedule_internal::root_block(g);
+  ASSERT_NE(root, nullptr);
+  ASSERT_NE(root->body.as<IfThenElseNode>(), nullptr) << text::print_node(g);
+  for (int64_t m : {1, 4, 5, 9}) {
+    testing::expect_same_results(f, g, {{m, 64}, {64, 64}, {64}, {m, 64}}, kSeed);
+  }
+  LoweredFunc lowered = lower_to_kernels(g, "f", kMobile);
+  FuncCounts counts = count_lowered(lowered);
+  ASSERT_GE(counts.launches.size(), 2u);
+  arith::Analyzer analyzer;
+  auto at = [&](const PrimExpr& e, int64_t m) {
+    PrimExpr value = analyzer.simplify(
+        substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), m); }));
+    const int64_t* c = as_const_int(value);
+    return c != nullptr ? *c : -1;
+  };
+  // The first launch is the GEMV's, for m <= 4: one thread block per output; the tiles'
+  // launches run from m = 5 on.
+  const LaunchCounts& gemv = counts.launches[0];
+  ASSERT_TRUE(gemv.condition.defined());
+  for (int64_t m : {1, 4, 5}) {
+    EXPECT_EQ(at(gemv.condition, m), m <= 4 ? 1 : 0) << "m = " << m;
+    EXPECT_EQ(at(gemv.grid[0], m), m * 64) << "m = " << m;
+    EXPECT_GE(at(gemv.flops, m), 2 * m * 64 * 64) << "m = " << m;
+  }
+  for (size_t k = 1; k < counts.launches.size(); ++k) {
+    const LaunchCounts& tiles = counts.launches[k];
+    ASSERT_TRUE(tiles.condition.defined());
+    for (int64_t m : {1, 4, 5, 9}) EXPECT_EQ(at(tiles.condition, m), m <= 4 ? 0 : 1) << "m = " << m;
+  }
+  // A constant number of rows is never specialized.
+  PrimFunc constant = constant_matmul(3, 64, 64);
+  const BlockNode* constant_root =
+      schedule_internal::root_block(default_gpu_schedule(constant, kMobile));
+  ASSERT_NE(constant_root, nullptr);
+  EXPECT_EQ(constant_root->body.as<IfThenElseNode>(), nullptr);
+}
+
 // --- What the lowered kernel does per iteration of its k loop.
 
 struct KLoopCounts {
@@ -357,7 +428,7 @@ TEST(GpuRuleMatmul, KLoopReusesSharedAndGlobalLoads) {
   PrimFunc f = parse_func(kMatmul, kSignature);
   for (const Target& target : {kMobile, cuda_target(80)}) {
     SCOPED_TRACE(target.str());
-    LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(f, target), "f", target);
+    LoweredFunc lowered = lower_to_kernels(matmul_rule_schedule(f, target), "f", target);
     ASSERT_EQ(lowered.launches.size(), 1u);
     KLoopCounts counts = count_k_loop(lowered.launches[0].kernel.func);
     std::cout << target.str() << ": per thread and k-loop iteration, " << counts.fmas << " FMAs, "
@@ -376,16 +447,19 @@ TEST(GpuRuleMatmul, PtxAssemblesWithoutSpills) {
   PrimFunc epilogue = parse_func(kMatmulBiasRelu, kBiasSignature);
   for (int arch : {80, 90}) {
     Target target = cuda_target(arch);
+    // Symbolic rows: the GEMV's launch and the tiles' launch, both free of spills.
     for (const PrimFunc& func : {f, epilogue}) {
       LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(func, target), "f", target);
-      ASSERT_EQ(lowered.launches.size(), 1u);
-      std::string ptx = codegen::codegen_ptx(lowered.launches[0].kernel, target).ptx;
-      testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
-      ASSERT_TRUE(result.ok) << result.messages;
-      std::cout << "sm_" << arch << ": " << result.messages;
-      EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"),
-                std::string::npos)
-          << result.messages;
+      ASSERT_EQ(lowered.launches.size(), 2u);
+      for (const KernelLaunch& launch : lowered.launches) {
+        std::string ptx = codegen::codegen_ptx(launch.kernel, target).ptx;
+        testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
+        ASSERT_TRUE(result.ok) << result.messages;
+        std::cout << "sm_" << arch << ": " << result.messages;
+        EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"),
+                  std::string::npos)
+            << result.messages;
+      }
     }
   }
 }

@@ -85,6 +85,7 @@ inline void run_lowered(const tir::LoweredFunc& lowered, std::vector<HostArray*>
     flat.push_back(testing::zeros(w->dtype, {count}));
   }
   for (const tir::KernelLaunch& launch : lowered.launches) {
+    if (launch.condition.defined() && evaluate(launch.condition, host_values) == 0) continue;
     std::vector<HostArray*> args;
     for (int index : launch.buffer_args) args.push_back(&flat[static_cast<size_t>(index)]);
     std::map<std::string, int64_t> scalars;

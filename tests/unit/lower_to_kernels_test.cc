@@ -313,6 +313,47 @@ TEST(LowerToKernels, TwoKernelsThroughAWorkspace) {
   for (const tir::KernelLaunch& launch : lowered.launches) expect_round_trip(launch.kernel);
 }
 
+// A schedule specialized by shape: two variants under `if n <= 4` on the host become
+// two launches, each with its condition, of which the host runs the one that holds.
+constexpr const char* kSpecialized = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, var_C: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n,))
+        C = T.match_buffer(var_C, (n,))
+        if n <= T.int64(4):
+            for i in T.thread_binding(n, thread="blockIdx.x"):
+                with T.block("double"):
+                    vi = T.axis.spatial(n, i)
+                    C[vi] = A[vi] * T.float32(2)
+        else:
+            for i0 in T.thread_binding((n + T.int64(63)) // T.int64(64), thread="blockIdx.x"):
+                for i1 in T.thread_binding(T.int64(64), thread="threadIdx.x"):
+                    with T.block("increment"):
+                        vi = T.axis.spatial(n, i0 * T.int64(64) + i1)
+                        T.where(i0 * T.int64(64) + i1 < n)
+                        C[vi] = A[vi] + T.float32(1)
+)";
+
+TEST(LowerToKernels, HostConditionsBecomeLaunchConditions) {
+  tir::LoweredFunc lowered = lower(kSpecialized, "f");
+  ASSERT_EQ(lowered.launches.size(), 2u);
+  for (const tir::KernelLaunch& launch : lowered.launches) ASSERT_TRUE(launch.condition.defined());
+  for (int64_t n : {1, 4, 5, 100}) {
+    EXPECT_EQ(evaluate(lowered.launches[0].condition, {{"n", n}}), n <= 4 ? 1 : 0) << n;
+    EXPECT_EQ(evaluate(lowered.launches[1].condition, {{"n", n}}), n <= 4 ? 0 : 1) << n;
+    HostArray a = testing::random_array(DataType::Float(32), {n}, 6);
+    HostArray c = testing::zeros(DataType::Float(32), {n});
+    run_lowered(lowered, {&a, &c}, {{"n", n}});
+    for (int64_t i = 0; i < n; ++i) {
+      float expected =
+          n <= 4 ? static_cast<float>(a.data[i]) * 2 : static_cast<float>(a.data[i]) + 1;
+      ASSERT_FLOAT_EQ(static_cast<float>(c.data[i]), expected) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
 // --- Barriers between shared-memory accesses.
 
 TEST(SharedBarriers, CooperativeMatmulAfterUnify) {
@@ -552,6 +593,24 @@ class Module:
   } catch (const UserError& e) {
     EXPECT_EQ(e.diagnostics().front().span.line, 5u);
   }
+}
+
+// A condition the host cannot evaluate (it reads a buffer) cannot choose launches.
+TEST(LowerToKernelsErrors, ConditionOnDataAroundKernels) {
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((16,), "float32")):
+        if A[0] > T.float32(0):
+            for i in T.thread_binding(16, thread="threadIdx.x"):
+                with T.block("A"):
+                    vi = T.axis.spatial(16, i)
+                    A[vi] = T.float32(0)
+)";
+  std::string message = error_of(source, "f");
+  EXPECT_NE(message.find("of 'f' is not inside a thread-bound loop, so it would run on the host"),
+            std::string::npos)
+      << message;
 }
 
 TEST(LowerToKernelsErrors, CrossThreadReductionOnFewerThreadsThanItsKernel) {

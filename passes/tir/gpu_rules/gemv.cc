@@ -16,17 +16,27 @@
 // reduction's result is in shared memory, where every thread of the group sees it, and
 // each of them computes the same epilogue value (one write per element, by any of them).
 // Symbolic sizes work through split's tail guards; threads stay within the target's limit.
+// Where the rows (of all batches together) are symbolic, the function is specialized by
+// shape: the GEMV where they are at most 4 (a batch of one), the matmul rule's tiles
+// otherwise (the rule declines where the matmul rule does), the two schedules under one
+// `if` on the host, which split_host_device turns into the launches' conditions.
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ir/arith/analyzer.h"
+#include "ir/support/diagnostics.h"
+#include "passes/tir/gpu_rules/block_patterns.h"
 #include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/gpu_rules/matmul_analysis.h"
 #include "passes/tir/schedule/schedule.h"
+#include "passes/tir/schedule/schedule_internal.h"
 
 namespace relaxc::tir {
 namespace {
+
+using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 
 constexpr int64_t kMaxRows = 4;
 constexpr int64_t kWarp = 32;
@@ -40,22 +50,20 @@ int64_t threads_for(int64_t wanted, const Target& target) {
   return threads;
 }
 
-std::optional<PrimFunc> apply_gemv(const PrimFunc& func, const Target& target) {
-  std::optional<MatmulMatch> m = match_matmul(func);
-  if (!m) return std::nullopt;
-  const int64_t* rows = as_const_int(m->rows);
-  if (rows == nullptr || *rows > kMaxRows) return std::nullopt;
+// `func` scheduled as a GEMV, whatever its number of rows.
+std::optional<PrimFunc> schedule_gemv(const PrimFunc& func, const MatmulMatch& m,
+                                      const Target& target) {
   if (target.max_threads_per_block < kWarp) return std::nullopt;
-  bool along_k = m->b_along_k;
+  bool along_k = m.b_along_k;
   Schedule s(func);
-  set_intermediates_scope(s, *m, "shared");
-  BlockRef mm = s.get_block(m->block);
+  set_intermediates_scope(s, m, "shared");
+  BlockRef mm = s.get_block(m.block);
   std::vector<LoopRef> loops = s.get_loops(mm);
   std::vector<LoopRef> spatial;
-  for (size_t b : m->batch) spatial.push_back(loops[b]);
-  spatial.push_back(loops[m->i]);
-  const LoopRef& j = loops[m->j];
-  const LoopRef& k = loops[m->k];
+  for (size_t b : m.batch) spatial.push_back(loops[b]);
+  spatial.push_back(loops[m.i]);
+  const LoopRef& j = loops[m.j];
+  const LoopRef& k = loops[m.k];
   LoopRef epilogue_at;
   if (along_k) {
     int64_t threads = threads_for(2 * kWarp, target);
@@ -71,7 +79,7 @@ std::optional<PrimFunc> apply_gemv(const PrimFunc& func, const Target& target) {
     s.unroll(kp[2]);
   } else {
     // Fewer constant columns than a warp would clip the column tile (see matmul.cc).
-    const int64_t* cols = as_const_int(m->cols);
+    const int64_t* cols = as_const_int(m.cols);
     if (cols != nullptr && *cols < kWarp) return std::nullopt;
     int64_t groups = threads_for(8 * kWarp, target) / kWarp;
     std::vector<LoopRef> jp = s.split(j, {PrimExpr(), index_const(j.var, kWarp)});
@@ -85,8 +93,56 @@ std::optional<PrimFunc> apply_gemv(const PrimFunc& func, const Target& target) {
     s.bind(kp[1], "threadIdx.y");
     epilogue_at = jp[1];
   }
-  for (const std::string& name : m->epilogue) s.reverse_compute_at(s.get_block(name), epilogue_at);
+  for (const std::string& name : m.epilogue) s.reverse_compute_at(s.get_block(name), epilogue_at);
   return s.func();
+}
+
+// One function that runs `then_func` where `condition` holds and `else_func` otherwise:
+// both schedules of the same function (the same parameters), their root blocks' bodies
+// under one `if`, their allocations together. The else branch's allocations get data
+// of their own: a buffer of the function that both schedules kept (an intermediate, in
+// its scope in each) would otherwise be one allocation in two kernels.
+PrimFunc branch_on(const PrimExpr& condition, const PrimFunc& then_func,
+                   const PrimFunc& else_func) {
+  const auto* then_root = then_func->body.as<BlockRealizeNode>();
+  const BlockNode* else_root = root_block(else_func);
+  RELAXC_ICHECK(then_root != nullptr && root_block(then_func) != nullptr && else_root != nullptr)
+      << "a specialized schedule lost its root block";
+  Stmt else_body = else_root->body;
+  std::vector<Buffer> else_buffers;
+  for (const Buffer& old : else_root->alloc_buffers) {
+    auto* fresh = copy_node(*old);
+    fresh->data = var(old->data->name, old->data->dtype, old->data->span);
+    else_buffers.emplace_back(fresh);
+    else_body = BufferReplacer(old, else_buffers.back()).mutate(else_body);
+  }
+  auto* root = copy_node(*then_root->block);
+  root->body = if_then_else(condition, root->body, else_body);
+  root->alloc_buffers.insert(root->alloc_buffers.end(), else_buffers.begin(), else_buffers.end());
+  auto* realize = copy_node(*then_root);
+  realize->block = Block(root);
+  return with_body(then_func, Stmt(realize));
+}
+
+std::optional<PrimFunc> apply_gemv(const PrimFunc& func, const Target& target) {
+  std::optional<MatmulMatch> m = match_matmul(func);
+  if (!m) return std::nullopt;
+  std::optional<std::vector<For>> loops = simple_nest(func, m->block);
+  if (!loops) return std::nullopt;
+  PrimExpr rows = m->rows;  // of all batches
+  for (size_t b : m->batch) rows = rows * (*loops)[b]->extent;
+  arith::Analyzer analyzer;
+  rows = analyzer.simplify(rows);
+  if (const int64_t* constant = as_const_int(rows)) {
+    if (*constant > kMaxRows) return std::nullopt;
+    return schedule_gemv(func, *m, target);
+  }
+  // Symbolic rows: the GEMV where they are few, the matmul rule's tiles otherwise.
+  std::optional<PrimFunc> tiled = matmul_rule().apply(func, target);
+  if (!tiled) return std::nullopt;
+  std::optional<PrimFunc> gemv = schedule_gemv(func, *m, target);
+  if (!gemv) return std::nullopt;
+  return branch_on(le(rows, int_imm(rows->dtype, kMaxRows)), *gemv, *tiled);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 # RUN: sh -c '%relaxc inspect --verify %t/restamped.rxe 2>%t/err; echo "exit status $?"' | FileCheck %s --check-prefix=VERIFY
 # RUN: FileCheck %s --check-prefix=VERIFY-ERR < %t/err
 # VERIFY: verify:
-# VERIFY-NEXT: backend 0 (vulkan -profile=mobile), kernel 'fused_dense_bias_relu_kernel': spirv-val: invalid
+# VERIFY-NEXT: backend 0 (vulkan -profile=mobile), kernel 'fused_dense_bias_relu_kernel_0': spirv-val: invalid
 # VERIFY-NEXT: {{^    }}error:
 # VERIFY: exit status 1
 # VERIFY-ERR: relaxc inspect: error: '{{.*}}restamped.rxe' has kernels that their tool finds invalid (see 'verify:')

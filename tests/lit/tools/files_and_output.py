@@ -52,7 +52,7 @@
 # BUILD-STDOUT: relaxc executable, version 5
 # RUN: %relaxc print %s -o - | FileCheck %s --check-prefix=PRINT
 # RUN: sh -c '%relaxc codegen --target "vulkan -profile=mobile" %S/../../../examples/mlp.py --emit=binary -o - 2>&1 >/dev/null; echo "exit status $?"' | FileCheck %s --check-prefix=CODEGEN-STDOUT
-# CODEGEN-STDOUT: relaxc codegen: error: standard output: not a regular file; the 2 kernels are written next to -o OUTPUT
+# CODEGEN-STDOUT: relaxc codegen: error: standard output: not a regular file; the 3 kernels are written next to -o OUTPUT
 # CODEGEN-STDOUT-NEXT: exit status 1
 #
 # Output that cannot be written: a full device, a closed standard output.
@@ -92,7 +92,7 @@
 #
 # codegen with several kernels writes them next to -o OUTPUT: only when it names a file.
 # RUN: sh -c '%relaxc codegen %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o %t/dir 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=CODEGEN-DIR
-# CODEGEN-DIR: relaxc codegen: error: {{.*}}dir: not a regular file; the 2 kernels are written next to -o OUTPUT
+# CODEGEN-DIR: relaxc codegen: error: {{.*}}dir: not a regular file; the 3 kernels are written next to -o OUTPUT
 # CODEGEN-DIR-NEXT: exit status 1
 # RUN: sh -c '%relaxc codegen %S/../../../examples/mlp.py --target "vulkan -profile=mobile" -o /dev/null 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=CODEGEN-DEV
 # CODEGEN-DEV: relaxc codegen: error: /dev/null: not a regular file
