@@ -450,6 +450,29 @@ TEST(ScheduleUnrollVectorize, Errors) {
             "unroll of loop 'i': the loop is bound to blockIdx.x already");
 }
 
+// A unit loop around a block, bound to one thread: the block that every thread of the
+// thread block would run runs on thread 0 alone.
+TEST(ScheduleAddUnitLoop, WrapsTheBlockForABinding) {
+  PrimFunc f = parse_func(kTwoNests);
+  Schedule s(f);
+  LoopRef unit = s.add_unit_loop(s.get_block("B"));
+  EXPECT_EQ(unit.var->name, "B_unit");
+  s.bind(unit, "threadIdx.x");
+  expect_func(s.func(),
+              module_of(R"(A: T.Buffer((8, 4), "float32"), B: T.Buffer((8, 4), "float32"))", R"(
+        for i in range(8):
+            for j in range(4):
+                with T.block("A"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    A[vi, vj] = T.float32(1)
+            for j2 in range(4):
+                for B_unit in T.thread_binding(1, thread="threadIdx.x"):
+                    with T.block("B"):
+                        vi, vj = T.axis.remap("SS", [i, j2])
+                        B[vi, vj] = A[vi, vj] * T.float32(2)
+)"));
+}
+
 TEST(ScheduleQueries, BlocksAndLoops) {
   PrimFunc f = parse_func(kTwoNests);
   Schedule s(f);

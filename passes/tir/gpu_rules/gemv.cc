@@ -12,9 +12,10 @@
 //   thread block on threadIdx.x, so that a warp reads 32 consecutive weights of one row,
 //   and TY groups of threads (threadIdx.y) splitting k, combined across threadIdx.y.
 // Rows and batch dimensions go to blockIdx.x with the columns. The epilogue runs under
-// the output's thread loop (or the thread block, for a k-contiguous weight): the
-// reduction's result is in shared memory, where every thread of the group sees it, and
-// each of them computes the same epilogue value (one write per element, by any of them).
+// the output's thread loop (or the thread block, for a k-contiguous weight) on one thread
+// of the threads that shared the reduction (a unit loop bound to their axis, which the
+// kernel lowering guards to index 0): the reduction's result is in shared memory, and
+// each output is written once.
 // Symbolic sizes work through split's tail guards; threads stay within the target's limit.
 // Where the rows (of all batches together) are symbolic, the function is specialized by
 // shape: the GEMV where they are at most 4 (a batch of one), the matmul rule's tiles
@@ -65,6 +66,7 @@ std::optional<PrimFunc> schedule_gemv(const PrimFunc& func, const MatmulMatch& m
   const LoopRef& j = loops[m.j];
   const LoopRef& k = loops[m.k];
   LoopRef epilogue_at;
+  std::string reduction_axis;  // the threads that split k
   if (along_k) {
     int64_t threads = threads_for(2 * kWarp, target);
     std::vector<LoopRef> kp =
@@ -75,7 +77,8 @@ std::optional<PrimFunc> schedule_gemv(const PrimFunc& func, const MatmulMatch& m
     s.reorder(order);
     epilogue_at = s.fuse(spatial);
     s.bind(epilogue_at, "blockIdx.x");
-    s.bind(kp[1], "threadIdx.x");
+    reduction_axis = "threadIdx.x";
+    s.bind(kp[1], reduction_axis);
     s.unroll(kp[2]);
   } else {
     // Fewer constant columns than a warp would clip the column tile (see matmul.cc).
@@ -90,10 +93,14 @@ std::optional<PrimFunc> schedule_gemv(const PrimFunc& func, const MatmulMatch& m
     s.reorder(order);
     s.bind(s.fuse(spatial), "blockIdx.x");
     s.bind(jp[1], "threadIdx.x");
-    s.bind(kp[1], "threadIdx.y");
+    reduction_axis = "threadIdx.y";
+    s.bind(kp[1], reduction_axis);
     epilogue_at = jp[1];
   }
-  for (const std::string& name : m.epilogue) s.reverse_compute_at(s.get_block(name), epilogue_at);
+  for (const std::string& name : m.epilogue) {
+    s.reverse_compute_at(s.get_block(name), epilogue_at);
+    s.bind(s.add_unit_loop(s.get_block(name)), reduction_axis);
+  }
   return s.func();
 }
 

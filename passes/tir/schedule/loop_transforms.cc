@@ -1,4 +1,4 @@
-// Schedule primitives that restructure loop nests: split, fuse, reorder.
+// Schedule primitives that restructure loop nests: split, fuse, reorder, add_unit_loop.
 //
 // Each rewrites one loop nest in place and substitutes the old loop variables by
 // expressions of the new ones (in block iteration values and anywhere else they occur):
@@ -6,7 +6,8 @@
 //   factors may exceed the extent, the outermost blocks below get `fused < extent`;
 // - fuse: i_k = (fused // stride_k) % extent_k with stride_k the product of the
 //   extents inside loop k;
-// - reorder: the loop headers of a perfect nest are permuted, bodies stay.
+// - reorder: the loop headers of a perfect nest are permuted, bodies stay;
+// - add_unit_loop: a loop of extent 1 around a block realize, which nothing reads.
 // Legality is checked before anything is built, so a refused request leaves the
 // schedule as it was.
 #include <algorithm>
@@ -285,6 +286,15 @@ void Schedule::reorder(const std::vector<LoopRef>& loop_refs) {
   for (size_t p = order.size(); p-- > 0;) body = with_loop_body(order[p], body);
   StmtPath nest(path.begin(), path.begin() + static_cast<int64_t>(outer) + 1);
   func_ = with_body(func_, replace_in_path(nest, body));
+}
+
+LoopRef Schedule::add_unit_loop(const BlockRef& block) {
+  StmtPath path = find_block_path(func_->body, get_block(block.name).name);
+  Var unit = var(block.name + "_unit", DataType::Int(32), path.back()->span);
+  Stmt loop = for_loop(unit, int_imm(unit->dtype, 0), int_imm(unit->dtype, 1), ForKind::Serial,
+                       path.back(), {}, {}, path.back()->span);
+  func_ = with_body(func_, replace_in_path(path, loop));
+  return LoopRef{unit};
 }
 
 }  // namespace relaxc::tir

@@ -50,6 +50,9 @@ class Schedule {
   // Fuses perfectly nested loops (each the only child of the previous, outermost first,
   // all starting at 0) into one loop whose extent is the product of theirs.
   LoopRef fuse(const std::vector<LoopRef>& loops);
+  // Wraps `block` in a new loop of extent 1 (TVM's add_unit_loop), for instance to bind
+  // one thread to a block that every thread would otherwise run.
+  LoopRef add_unit_loop(const BlockRef& block);
   // Reorders loops of one perfect nest into the given order (they need not be adjacent;
   // loops between them keep their places).
   void reorder(const std::vector<LoopRef>& loops);
