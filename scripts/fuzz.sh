@@ -97,14 +97,12 @@ make_seeds() {
           "(build it, or set RELAXC_SEED_COMPILER); starting from an empty corpus" >&2
         return
       fi
-      local module
       # Many modules are refused (error tests, operators without a VM lowering): the seeds
-      # are those that build.
-      while read -r module; do
-        "$seed_compiler" build "$module" --target "vulkan -profile=desktop" \
-          -o "$dir/$(basename "$(dirname "$module")")_$(basename "$module" .py).rxe" \
-          >/dev/null 2>&1 || true
-      done < <(seed_modules)
+      # are those that build. One build per core at a time.
+      seed_modules | tr '\n' '\0' |
+        xargs -0 -P "$jobs" -I{} sh -c '"$1" build "$2" --target "vulkan -profile=desktop" \
+          -o "$3/$(basename "$(dirname "$2")")_$(basename "$2" .py).rxe" >/dev/null 2>&1 || true' \
+          sh "$seed_compiler" {} "$dir"
       ;;
     fuzz_npy) python3 "$root/tests/fuzz/make_npy_seeds.py" "$dir" ;;
     fuzz_onnx)
