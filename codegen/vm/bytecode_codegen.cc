@@ -316,7 +316,8 @@ class FunctionCodegen {
       }
       return emit_call(tables_.packed(callee->global_symbol), visit_args(c.args, 1));
     }
-    if (op == "relax.memory.kill_storage" || op == "relax.memory.kill_tensor") {
+    if (op == "relax.memory.kill_storage" || op == "relax.memory.kill_tensor" ||
+        op == "relax.vm.kill_object") {
       // Killing drops the register's reference, so the storage returns to the pool now
       // rather than when the frame ends.
       Arg killed = c.args.size() == 1 ? visit(c.args[0]) : Arg{};

@@ -48,6 +48,10 @@ const Op& kill_tensor() {
   static const Op op = get_op("relax.memory.kill_tensor");
   return op;
 }
+const Op& kill_object() {
+  static const Op op = get_op("relax.vm.kill_object");
+  return op;
+}
 const Op& reshape() {
   static const Op op = get_op("relax.reshape");
   return op;

@@ -18,6 +18,7 @@ const Op& alloc_storage();  // relax.memory.alloc_storage
 const Op& alloc_tensor();   // relax.memory.alloc_tensor
 const Op& kill_storage();   // relax.memory.kill_storage
 const Op& kill_tensor();    // relax.memory.kill_tensor
+const Op& kill_object();    // relax.vm.kill_object
 const Op& reshape();
 const Op& flatten();
 const Op& shape_of();

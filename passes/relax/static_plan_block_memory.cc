@@ -25,8 +25,12 @@
 //     storage is allocated at its first holder's storage binding (a constant one with
 //     the largest size it holds); the later holders' alloc_storage bindings go.
 //  4. After the last use of a storage's holders: R.memory.kill_tensor of every tensor
-//     variable that refers only to them, then R.memory.kill_storage of the storage, so
-//     that the VM's registers let go and the storage returns to the pool now.
+//     variable that refers only to planned holders, this storage's among those that end
+//     last (an item of a tuple of known items refers to that item's alone: call_tir's
+//     outputs), then R.memory.kill_storage of the storage, so that the VM's registers let
+//     go and the storage returns to the pool now. A tuple variable that refers only to
+//     planned holders gets R.vm.kill_object after its own last use, since it may hold
+//     tensors of storages that end earlier.
 // The function gets the attribute "relaxc.memory_plan", lines that `relaxc inspect`
 // prints: each storage, its size and tensors, and the peak of the planned storages next
 // to the liveness lower bound (live tensor bytes) and the peak without planning (every
@@ -199,8 +203,23 @@ class Planner {
   // What the value of binding `pos` refers to; records escapes and nested plans.
   Ids visit_value(const Binding& b, size_t pos, int seq_index) {
     const Expr& value = b->value;
-    if (value.is<VarNode>() || value.is<DataflowVarNode>() || value.is<TupleNode>() ||
-        value.is<TupleGetItemNode>()) {
+    if (const auto* item = value.as<TupleGetItemNode>()) {
+      // An item of a tuple whose items are known refers to that item's candidates alone.
+      auto fields = fields_.find(item->tuple.get());
+      if (fields != fields_.end() && item->index >= 0 &&
+          static_cast<size_t>(item->index) < fields->second.size()) {
+        return fields->second[static_cast<size_t>(item->index)];
+      }
+      return refs(value);
+    }
+    if (const auto* tuple = value.as<TupleNode>()) {
+      std::vector<Ids>& fields = fields_[b->var.get()];
+      for (const Expr& field : tuple->fields) fields.push_back(refs(field));
+      return refs(value);
+    }
+    if (value.is<VarNode>() || value.is<DataflowVarNode>()) {
+      auto fields = fields_.find(value.get());
+      if (fields != fields_.end()) fields_[b->var.get()] = fields->second;
       return refs(value);
     }
     if (const auto* if_node = value.as<IfNode>()) {
@@ -371,6 +390,8 @@ class Planner {
   std::unordered_map<const VarNode*, std::pair<const BindingNode*, int>> storage_bindings_;
   std::unordered_map<const BindingNode*, size_t> binding_pos_;
   std::unordered_map<const VarNode*, Ids> refs_;
+  // For a variable bound to a tuple (or to a variable that is), each item's candidates.
+  std::unordered_map<const Object*, std::vector<Ids>> fields_;
 };
 
 // The peaks of one SeqExpr: at each binding, the bytes live there, plus the larger of
@@ -467,29 +488,58 @@ class PlanRewriter : public ExprMutator {
   PlanRewriter(const IRModule& module, const Planner& planner, std::vector<AttrValue> report)
       : ExprMutator(module), report_(std::move(report)) {
     for (const SeqPlan& seq : planner.seqs) {
-      for (const Storage& s : seq.storages) {
+      std::unordered_map<int, size_t> storage_of;  // holder -> its storage's index
+      for (size_t k = 0; k < seq.storages.size(); ++k) {
+        const Storage& s = seq.storages[k];
         const Candidate& first = planner.candidates[static_cast<size_t>(s.holders[0])];
         if (s.bound) resized_[first.storage_binding] = *s.bound;
-        std::set<int> holders(s.holders.begin(), s.holders.end());
         for (int id : s.holders) {
+          storage_of[id] = k;
           const Candidate& c = planner.candidates[static_cast<size_t>(id)];
           if (id != s.holders[0]) {
             dropped_.insert(c.storage_binding);
             var_remap_[c.storage.get()] = s.var;
           }
         }
-        // Every tensor variable of this SeqExpr that refers only to these holders.
-        std::vector<Var>& kills = kills_[seq.bindings[s.end].get()];
-        for (const Binding& b : seq.bindings) {
-          auto it = planner.points_to.find(b.get());
-          if (it == planner.points_to.end() || !b->var->struct_info.is<TensorStructInfoNode>()) {
-            continue;
-          }
-          if (std::includes(holders.begin(), holders.end(), it->second.begin(), it->second.end())) {
-            kills.push_back(b->var);
-          }
+      }
+      // Every tensor or tuple variable of this SeqExpr that refers only to planned holders
+      // dies: a tensor with the last of their storages to end (its own last use is a use
+      // of each of them, so no later), a tuple right after its own last use (it may hold
+      // tensors of several storages, and would keep the earlier ones from the pool).
+      std::unordered_map<const VarNode*, size_t> last_use;
+      for (size_t pos = 0; pos < seq.bindings.size(); ++pos) {
+        for (const Var& v : free_vars(seq.bindings[pos]->value)) last_use[v.get()] = pos;
+      }
+      std::vector<std::vector<Var>> kills(seq.storages.size());
+      for (size_t pos = 0; pos < seq.bindings.size(); ++pos) {
+        const Binding& b = seq.bindings[pos];
+        auto it = planner.points_to.find(b.get());
+        bool tuple = b->var->struct_info.is<TupleStructInfoNode>();
+        if (it == planner.points_to.end() ||
+            (!tuple && !b->var->struct_info.is<TensorStructInfoNode>())) {
+          continue;
         }
-        kills.push_back(s.var);
+        std::optional<size_t> last;
+        for (int id : it->second) {
+          auto k = storage_of.find(id);
+          if (k == storage_of.end()) {
+            last.reset();
+            break;
+          }
+          if (!last || seq.storages[k->second].end >= seq.storages[*last].end) last = k->second;
+        }
+        if (!last) continue;
+        if (tuple) {
+          auto used = last_use.find(b->var.get());
+          kills_[seq.bindings[used != last_use.end() ? used->second : pos].get()].push_back(b->var);
+        } else {
+          kills[*last].push_back(b->var);
+        }
+      }
+      for (size_t k = 0; k < seq.storages.size(); ++k) {
+        std::vector<Var>& at_end = kills_[seq.bindings[seq.storages[k].end].get()];
+        at_end.insert(at_end.end(), kills[k].begin(), kills[k].end());
+        at_end.push_back(seq.storages[k].var);
       }
     }
   }
@@ -521,7 +571,9 @@ class PlanRewriter : public ExprMutator {
     for (const Var& var : kills->second) {
       Expr killed = visit_expr(var);
       const char* op = killed->struct_info.is<TensorStructInfoNode>() ? "relax.memory.kill_tensor"
-                                                                      : "relax.memory.kill_storage";
+                       : killed->struct_info.is<TupleStructInfoNode>()
+                           ? "relax.vm.kill_object"
+                           : "relax.memory.kill_storage";
       builder_.emit(builder_.call_op(op, {killed}, {}, {}, binding->span), "_", VarKind::Var, {},
                     binding->span);
     }

@@ -40,7 +40,7 @@ class VmBuiltinLowerer : public ExprMutator {
     const std::vector<Expr>& args = call->args;
     const StructInfo& sinfo = call->struct_info;
     if (op.same_as(ops::call_packed()) || op.same_as(ops::kill_storage()) ||
-        op.same_as(ops::kill_tensor())) {
+        op.same_as(ops::kill_tensor()) || op.same_as(ops::kill_object())) {
       return rebuilt;
     }
     if (op.same_as(ops::call_pure_packed())) {

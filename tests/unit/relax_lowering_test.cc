@@ -503,6 +503,7 @@ class Module:
         d = R.invoke_closure(c, (b,), sinfo_args=R.Tensor((6,), "float32"))
         e = R.invoke_pure_closure(f, (d,), sinfo_args=R.Tensor((6,), "float32"))
         k = R.memory.kill_tensor(t)
+        ko = R.vm.kill_object(c)
         return e
 
     @R.function(private=True)
@@ -525,6 +526,7 @@ class Module:
         d = R.call_packed("vm.builtin.invoke_closure", c, b, sinfo_args=R.Tensor((6,), "float32"))
         e = R.call_packed("vm.builtin.invoke_closure", f, d, sinfo_args=R.Tensor((6,), "float32"))
         k = R.memory.kill_tensor(t)
+        ko = R.vm.kill_object(c)
         return e
 
     @R.function(private=True)

@@ -1,5 +1,6 @@
 // Memory and closure operators of the VM lowering: explicit storage and tensor
-// allocation (R.memory.*), closure creation and invocation.
+// allocation and their kills (R.memory.*, and R.vm.kill_object for any other value),
+// closure creation and invocation.
 //
 // They appear only after lambda-lift and call-tir-rewrite (vm_contract.md); a user may
 // also write them. The allocation operators are impure (they create fresh mutable
@@ -83,6 +84,9 @@ StructInfo infer_kill_tensor(const CallNode* call, const BlockBuilder&) {
   return tuple_sinfo({});
 }
 
+// Any value: a tuple that holds tensors keeps them (and their storage) alive.
+StructInfo infer_kill_object(const CallNode*, const BlockBuilder&) { return tuple_sinfo({}); }
+
 // The closure's StructInfo: the function's, without the leading parameters that the
 // captured values fill.
 StructInfo infer_make_closure(const CallNode* call, const BlockBuilder&) {
@@ -138,6 +142,7 @@ void register_memory_ops() {
                         infer_alloc_tensor));
   register_op(memory_op("memory.kill_storage", {"storage"}, false, infer_kill_storage));
   register_op(memory_op("memory.kill_tensor", {"tensor"}, false, infer_kill_tensor));
+  register_op(memory_op("vm.kill_object", {"obj"}, false, infer_kill_object));
   register_op(memory_op("make_closure", {"func", "args"}, true, infer_make_closure));
   for (bool pure : {false, true}) {
     OpInfo invoke = memory_op(pure ? "invoke_pure_closure" : "invoke_closure", {"closure", "args"},
