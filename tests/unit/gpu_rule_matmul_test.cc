@@ -363,9 +363,8 @@ TEST(GpuRuleGemv, SymbolicRowsSpecializeByShape) {
     for (int64_t m : {1, 4, 5, 9}) EXPECT_EQ(at(tiles.condition, m), m <= 4 ? 0 : 1) << "m = " << m;
   }
   // A constant number of rows is never specialized.
-  PrimFunc constant = constant_matmul(3, 64, 64);
-  const BlockNode* constant_root =
-      schedule_internal::root_block(default_gpu_schedule(constant, kMobile));
+  PrimFunc constant = default_gpu_schedule(constant_matmul(3, 64, 64), kMobile);
+  const BlockNode* constant_root = schedule_internal::root_block(constant);
   ASSERT_NE(constant_root, nullptr);
   EXPECT_EQ(constant_root->body.as<IfThenElseNode>(), nullptr);
 }
