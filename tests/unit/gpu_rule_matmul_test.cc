@@ -335,7 +335,8 @@ TEST(GpuRuleGemv, SymbolicRowsSpecializeByShape) {
   const BlockNode* root = schedule_internal::root_block(g);
   ASSERT_NE(root, nullptr);
   ASSERT_NE(root->body.as<IfThenElseNode>(), nullptr) << text::print_node(g);
-  for (int64_t m : {1, 4, 5, 9}) {
+  // Each side of the bound (the launch conditions below pin the bound itself).
+  for (int64_t m : {1, 5}) {
     testing::expect_same_results(f, g, {{m, 64}, {64, 64}, {64}, {m, 64}}, kSeed);
   }
   LoweredFunc lowered = lower_to_kernels(g, "f", kMobile);
