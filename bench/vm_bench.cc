@@ -12,10 +12,11 @@
 // - VmStoragePool: the same call's driver allocations after warm-up (counter
 //   fresh_allocations_per_call, 0 when the pool reuses every block);
 // - VmHundredKernels: a chain of 100 matmuls (100 kernels, none fused) of a (4, 16)
-//   tensor, on Vulkan with launch replay on and off: the host's time per call until
-//   vm.call returns (counter host_us_per_call; the launches' encoding, or their
-//   comparison with the recording when replayed), the time with the wait for the device,
-//   and the launches replayed per call.
+//   tensor, on Vulkan and on CUDA with launch replay on and off (kept command buffers,
+//   CUDA graphs): the host's time per call until vm.call returns (counter
+//   host_us_per_call; the launches' encoding, or their comparison with the recording
+//   when replayed), the time with the wait for the device, and the launches replayed per
+//   call.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -29,6 +30,7 @@
 #include "driver/compile.h"
 #include "driver/prim_func_launcher.h"
 #include "ir/text/parser.h"
+#include "runtime/cuda/cuda_device.h"
 #include "runtime/open_device.h"
 #include "runtime/vm/vm.h"
 #include "runtime/vulkan/vulkan_device.h"
@@ -198,9 +200,16 @@ std::string hundred_kernels_module() {
   return s.str();
 }
 
-void BM_VmHundredKernels(benchmark::State& state, bool replay) {
-  static auto open = [](bool with_replay) -> std::unique_ptr<runtime::Device> {
+// Replay on `kind`: Vulkan's kept command buffers, CUDA's graphs.
+void BM_VmHundredKernels(benchmark::State& state, TargetKind kind, bool replay) {
+  static auto open = [](TargetKind device_kind,
+                        bool with_replay) -> std::unique_ptr<runtime::Device> {
     try {
+      if (device_kind == TargetKind::Cuda) {
+        runtime::CudaOptions options;
+        options.replay = with_replay;
+        return runtime::open_cuda_device(options);
+      }
       runtime::VulkanOptions options;
       options.replay = with_replay;
       return runtime::open_vulkan_device(options);
@@ -208,14 +217,15 @@ void BM_VmHundredKernels(benchmark::State& state, bool replay) {
       return nullptr;
     }
   };
-  static std::unique_ptr<runtime::Device> with_replay = open(true);
-  static std::unique_ptr<runtime::Device> without_replay = open(false);
-  runtime::Device* device = replay ? with_replay.get() : without_replay.get();
+  static std::unique_ptr<runtime::Device> devices[2][2] = {
+      {open(TargetKind::Vulkan, false), open(TargetKind::Vulkan, true)},
+      {open(TargetKind::Cuda, false), open(TargetKind::Cuda, true)}};
+  runtime::Device* device = devices[kind == TargetKind::Cuda ? 1 : 0][replay ? 1 : 0].get();
   if (device == nullptr) {
-    state.SkipWithError("no Vulkan device");
+    state.SkipWithError(kind == TargetKind::Cuda ? "no CUDA device" : "no Vulkan device");
     return;
   }
-  auto exe = build_for(hundred_kernels_module(), *device, TargetKind::Vulkan);
+  auto exe = build_for(hundred_kernels_module(), *device, kind);
   runtime::vm::VirtualMachine vm(exe, *device);
   std::vector<float> x(4 * 16, 0.5f), w(16 * 16, 1.0f / 16);
   std::vector<Value> args = {Value::tensor(vm.from_host(DType::Float(32), {4, 16}, x.data())),
@@ -243,8 +253,10 @@ void BM_VmHundredKernels(benchmark::State& state, bool replay) {
 }
 
 BENCHMARK(BM_VmDispatch);
-BENCHMARK_CAPTURE(BM_VmHundredKernels, replay, true)->UseRealTime();
-BENCHMARK_CAPTURE(BM_VmHundredKernels, no_replay, false)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmHundredKernels, vulkan_replay, TargetKind::Vulkan, true)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmHundredKernels, vulkan_no_replay, TargetKind::Vulkan, false)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmHundredKernels, cuda_replay, TargetKind::Cuda, true)->UseRealTime();
+BENCHMARK_CAPTURE(BM_VmHundredKernels, cuda_no_replay, TargetKind::Cuda, false)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmInterpreter, vulkan, TargetKind::Vulkan)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmInterpreter, cuda, TargetKind::Cuda)->UseRealTime();
 BENCHMARK_CAPTURE(BM_VmMlp, vulkan, TargetKind::Vulkan)->Arg(1)->Arg(64)->Arg(1024)->UseRealTime();

@@ -1,12 +1,13 @@
 // The CUDA implementation of Device: device choice and limits, a primary context and one
 // non-blocking stream that orders every copy and launch, the buffers (a BufferTable),
-// transfers (pinned staging for large ones), and launches (checked by check_launch).
+// transfers (pinned staging for large ones), and launches (checked by check_launch),
+// which go through CudaLaunchRuns: a run of launches that repeats is replayed as a CUDA
+// graph, so every other use of the stream first closes the open run.
 // A buffer released while the stream may still use it is freed once an event recorded
 // behind that work has completed, so that release never waits for the device.
 #include "runtime/cuda/cuda_device.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -16,6 +17,7 @@
 
 #include "runtime/buffer_table.h"
 #include "runtime/cuda/cuda_kernels.h"
+#include "runtime/cuda/cuda_launch_runs.h"
 #include "runtime/cuda/cuda_loader.h"
 #include "runtime/cuda/cuda_staging.h"
 #include "runtime/kernel_checks.h"
@@ -120,8 +122,8 @@ int choose_ordinal(const CudaDriver& driver, const CudaOptions& options) {
 
 class CudaDeviceImpl final : public CudaDevice {
  public:
-  CudaDeviceImpl(const CudaDriver& driver, CUdevice device, DeviceLimits limits)
-      : driver_(driver), device_(device), limits_(std::move(limits)) {}
+  CudaDeviceImpl(const CudaDriver& driver, CUdevice device, DeviceLimits limits, bool replay)
+      : driver_(driver), device_(device), limits_(std::move(limits)), replay_(replay) {}
 
   // Separate from the constructor so that the destructor undoes a partial open.
   void open() {
@@ -134,6 +136,7 @@ class CudaDeviceImpl final : public CudaDevice {
                   "opening \"" + limits_.name + "\"");
     staging_ = std::make_unique<PinnedStaging>(driver_, stream_);
     kernels_ = std::make_unique<CudaKernelCache>(driver_, limits_);
+    runs_ = std::make_unique<CudaLaunchRuns>(driver_, stream_, replay_);
   }
 
   ~CudaDeviceImpl() override {
@@ -147,6 +150,7 @@ class CudaDeviceImpl final : public CudaDevice {
         (void)driver_.cuEventDestroy(pending.done);
       }
       destroy_timed_launches();
+      runs_.reset();
       for (const auto& [id, entry] : buffers_.entries()) {
         if (entry.address != 0) (void)driver_.cuMemFree(entry.address);
       }
@@ -187,6 +191,7 @@ class CudaDeviceImpl final : public CudaDevice {
     CUdeviceptr address = buffers_.remove(buffer).address;
     if (address == 0) return;
     ScopedCudaContext scope(driver_, context_);
+    runs_->close();  // launches waiting in the run may use the buffer
     CUresult idle = driver_.cuStreamQuery(stream_);
     if (idle == CUDA_SUCCESS) {
       driver_.check(driver_.cuMemFree(address), "cuMemFree", "releasing " + buffer_name(buffer));
@@ -210,6 +215,7 @@ class CudaDeviceImpl final : public CudaDevice {
     if (bytes == 0) return;
     if (src == nullptr) runtime_error() << "upload: the host source is null";
     ScopedCudaContext scope(driver_, context_);
+    runs_->close();
     const std::string what = "uploading to " + buffer_name(dst);
     if (bytes < kDirectCopyBytes) {
       // From pageable memory the driver has consumed `src` when the call returns.
@@ -236,6 +242,7 @@ class CudaDeviceImpl final : public CudaDevice {
     if (bytes == 0) return;
     if (dst == nullptr) runtime_error() << "download: the host destination is null";
     ScopedCudaContext scope(driver_, context_);
+    runs_->close();
     const std::string what = "downloading from " + buffer_name(src);
     auto* host = static_cast<uint8_t*>(dst);
     if (bytes < kDirectCopyBytes) {
@@ -282,6 +289,7 @@ class CudaDeviceImpl final : public CudaDevice {
                       << ") overlap in " << buffer_name(dst);
     }
     ScopedCudaContext scope(driver_, context_);
+    runs_->close();
     driver_.check(driver_.cuMemcpyDtoDAsync(to, from, bytes, stream_), "cuMemcpyDtoDAsync",
                   "copying " + buffer_name(src) + " to " + buffer_name(dst));
   }
@@ -303,23 +311,26 @@ class CudaDeviceImpl final : public CudaDevice {
       auto [entry, at] = buffers_.argument(kernel.abi.name, i, buffers[i]);
       addresses.push_back(entry.address + at);
     }
-    if (grid_size[0] != 0 && grid_size[1] != 0 && grid_size[2] != 0) launches_ += 1;
+    if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;  // no work
     ScopedCudaContext scope(driver_, context_);
     if (!timing_) {
-      kernel.launch(driver_, stream_, grid_size, addresses, scalars);
+      runs_->launch(kernel, grid_size, addresses, scalars);
       return;
     }
     // Timed: an event pair around the launch, read by take_kernel_timings.
+    runs_->close();
     TimedLaunch& timed = timed_.emplace_back(TimedLaunch{kernel.abi.name, nullptr, nullptr});
     driver_.check(driver_.cuEventCreate(&timed.start, kCuEventDefault), "cuEventCreate");
     driver_.check(driver_.cuEventCreate(&timed.end, kCuEventDefault), "cuEventCreate");
     driver_.check(driver_.cuEventRecord(timed.start, stream_), "cuEventRecord", "timing a launch");
-    kernel.launch(driver_, stream_, grid_size, addresses, scalars);
+    runs_->launch_alone(kernel, grid_size, addresses, scalars);
     driver_.check(driver_.cuEventRecord(timed.end, stream_), "cuEventRecord", "timing a launch");
   }
 
-  // Every launch is encoded: CUDA graphs (replay) are not used yet.
-  LaunchStats launch_stats() const override { return {launches_.load(), 0}; }
+  LaunchStats launch_stats() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return runs_->stats();
+  }
 
   bool set_kernel_timing(bool on) override {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -334,6 +345,7 @@ class CudaDeviceImpl final : public CudaDevice {
     ScopedCudaContext scope(driver_, context_);
     std::vector<KernelTiming> timings;
     try {
+      runs_->close();
       driver_.check(driver_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
       for (const TimedLaunch& timed : timed_) {
         float milliseconds = 0;
@@ -352,6 +364,7 @@ class CudaDeviceImpl final : public CudaDevice {
   void synchronize() override {
     std::lock_guard<std::mutex> lock(mutex_);
     ScopedCudaContext scope(driver_, context_);
+    runs_->close();
     driver_.check(driver_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
     free_completed();
   }
@@ -365,11 +378,13 @@ class CudaDeviceImpl final : public CudaDevice {
         ScopedCudaContext scope(driver_, context_);
         driver_.check(driver_.cuEventCreate(&start, kCuEventDefault), "cuEventCreate");
         driver_.check(driver_.cuEventCreate(&end, kCuEventDefault), "cuEventCreate");
+        runs_->close();
         driver_.check(driver_.cuEventRecord(start, stream_), "cuEventRecord", "starting a timing");
       }
       enqueue();  // its launches and copies take the lock one by one
       std::lock_guard<std::mutex> lock(mutex_);
       ScopedCudaContext scope(driver_, context_);
+      runs_->close();
       driver_.check(driver_.cuEventRecord(end, stream_), "cuEventRecord", "ending a timing");
       driver_.check(driver_.cuEventSynchronize(end), "cuEventSynchronize", "ending a timing");
       driver_.check(driver_.cuEventElapsedTime(&milliseconds, start, end), "cuEventElapsedTime");
@@ -443,8 +458,9 @@ class CudaDeviceImpl final : public CudaDevice {
   std::vector<PendingFree> pending_frees_;
   bool timing_ = false;  // kernel timing (off unless relaxc bench turns it on)
   std::vector<TimedLaunch> timed_;
-  std::atomic<uint64_t> launches_{0};  // with a non-empty grid
-  std::mutex mutex_;
+  bool replay_ = true;
+  std::unique_ptr<CudaLaunchRuns> runs_;
+  mutable std::mutex mutex_;
 };
 
 }  // namespace
@@ -466,7 +482,10 @@ std::unique_ptr<CudaDevice> open_cuda_device(const CudaOptions& options) {
   int ordinal = choose_ordinal(driver, options);
   CUdevice device = 0;
   driver.check(driver.cuDeviceGet(&device, ordinal), "cuDeviceGet");
-  auto opened = std::make_unique<CudaDeviceImpl>(driver, device, query_limits(driver, device));
+  const char* replay_env = std::getenv("RELAXC_CUDA_REPLAY");
+  bool replay = options.replay && !(replay_env != nullptr && std::strcmp(replay_env, "0") == 0);
+  auto opened =
+      std::make_unique<CudaDeviceImpl>(driver, device, query_limits(driver, device), replay);
   opened->open();
   return opened;
 }

@@ -13,6 +13,10 @@ namespace relaxc::runtime {
 struct CudaOptions {
   // The device ordinal; -1: the environment variable RELAXC_CUDA_DEVICE, else 0.
   int device = -1;
+  // Keeps runs of launches and replays a run that repeats as a CUDA graph (see
+  // cuda_launch_runs.h); false launches every kernel anew, as does the environment
+  // variable RELAXC_CUDA_REPLAY=0.
+  bool replay = true;
 };
 
 // The CUDA devices the driver reports, with their limits. RuntimeError if libcuda cannot
@@ -28,9 +32,9 @@ class CudaDevice : public Device {
 };
 
 // Opens the device: a primary context, one stream (launches and copies are ordered on
-// it), modules loaded from PTX (JIT-compiled by the driver; its error log is part of
-// the RuntimeError on failure) and cached by content. RuntimeError naming what failed
-// (no driver, an ordinal out of range, a driver call).
+// it; runs of launches that repeat go on it as CUDA graphs), modules loaded from PTX (JIT-compiled
+// by the driver; its error log is part of the RuntimeError on failure) and cached by content.
+// RuntimeError naming what failed (no driver, an ordinal out of range, a driver call).
 std::unique_ptr<CudaDevice> open_cuda_device(const CudaOptions& options = {});
 
 // The registry entry of CUDA devices (cuda_device_kind.cc).

@@ -25,11 +25,15 @@ struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
 struct CUevent_st;
+struct CUgraph_st;
+struct CUgraphExec_st;
 using CUcontext = CUctx_st*;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
 using CUstream = CUstream_st*;
 using CUevent = CUevent_st*;
+using CUgraph = CUgraph_st*;
+using CUgraphExec = CUgraphExec_st*;
 
 enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
@@ -58,6 +62,10 @@ enum CUjit_option : int {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 };
+
+// CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: a capture is not disturbed by, and does not
+// forbid, the CUDA calls of other threads.
+enum CUstreamCaptureMode : int { CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1 };
 
 constexpr unsigned kCuStreamNonBlocking = 0x1;   // CU_STREAM_NON_BLOCKING
 constexpr unsigned kCuEventDefault = 0x0;        // CU_EVENT_DEFAULT
@@ -98,6 +106,13 @@ using PFN_cuModuleLoadDataEx = CUresult (*)(CUmodule*, const void*, unsigned, CU
 using PFN_cuModuleUnload = CUresult (*)(CUmodule);
 using PFN_cuModuleGetFunction = CUresult (*)(CUfunction*, CUmodule, const char*);
 using PFN_cuFuncGetAttribute = CUresult (*)(int*, CUfunction_attribute, CUfunction);
+using PFN_cuStreamBeginCapture = CUresult (*)(CUstream, CUstreamCaptureMode);
+using PFN_cuStreamEndCapture = CUresult (*)(CUstream, CUgraph*);
+using PFN_cuGraphInstantiateWithFlags = CUresult (*)(CUgraphExec*, CUgraph,
+                                                     unsigned long long);  // NOLINT
+using PFN_cuGraphLaunch = CUresult (*)(CUgraphExec, CUstream);
+using PFN_cuGraphExecDestroy = CUresult (*)(CUgraphExec);
+using PFN_cuGraphDestroy = CUresult (*)(CUgraph);
 using PFN_cuLaunchKernel = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                         unsigned, unsigned, unsigned, CUstream, void**, void**);
 

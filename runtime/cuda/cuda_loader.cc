@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <string>
 
 namespace relaxc::runtime {
@@ -23,11 +24,19 @@ struct LoadedDriver {
   std::string error;  // empty when loaded
 };
 
+// libcuda.so.1 (else libcuda.so), or only the library RELAXC_CUDA_LIBRARY names (a driver
+// outside the library path, or the tests' fake driver).
 LoadedDriver load_process_driver() {
   static constexpr const char* kNames[] = {"libcuda.so.1", "libcuda.so"};
   LoadedDriver loaded;
   try {
-    loaded.driver = load_cuda_driver(kNames);
+    const char* chosen = std::getenv("RELAXC_CUDA_LIBRARY");
+    if (chosen != nullptr && *chosen != '\0') {
+      const char* names[] = {chosen};
+      loaded.driver = load_cuda_driver(names);
+    } else {
+      loaded.driver = load_cuda_driver(kNames);
+    }
   } catch (const RuntimeError& error) {
     loaded.error = error.what();
   }

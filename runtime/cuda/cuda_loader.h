@@ -14,41 +14,47 @@ namespace relaxc::runtime {
 // Each entry: the table's member, then the exported symbols to try in order. The
 // versioned names (_v2) are the ones cuda.h maps the plain names to; the plain name is
 // the fallback for drivers older than the versioned symbol.
-#define RELAXC_CUDA_FUNCTIONS(X)                                                            \
-  X(cuGetErrorName, "cuGetErrorName", "cuGetErrorName")                                     \
-  X(cuGetErrorString, "cuGetErrorString", "cuGetErrorString")                               \
-  X(cuInit, "cuInit", "cuInit")                                                             \
-  X(cuDriverGetVersion, "cuDriverGetVersion", "cuDriverGetVersion")                         \
-  X(cuDeviceGetCount, "cuDeviceGetCount", "cuDeviceGetCount")                               \
-  X(cuDeviceGet, "cuDeviceGet", "cuDeviceGet")                                              \
-  X(cuDeviceGetName, "cuDeviceGetName", "cuDeviceGetName")                                  \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", "cuDeviceGetAttribute")                   \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain")       \
-  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease") \
-  X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", "cuCtxPushCurrent")                            \
-  X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", "cuCtxPopCurrent")                               \
-  X(cuStreamCreate, "cuStreamCreate", "cuStreamCreate")                                     \
-  X(cuStreamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy")                               \
-  X(cuStreamQuery, "cuStreamQuery", "cuStreamQuery")                                        \
-  X(cuStreamSynchronize, "cuStreamSynchronize", "cuStreamSynchronize")                      \
-  X(cuEventCreate, "cuEventCreate", "cuEventCreate")                                        \
-  X(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy")                                  \
-  X(cuEventRecord, "cuEventRecord", "cuEventRecord")                                        \
-  X(cuEventQuery, "cuEventQuery", "cuEventQuery")                                           \
-  X(cuEventSynchronize, "cuEventSynchronize", "cuEventSynchronize")                         \
-  X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime")                      \
-  X(cuMemAlloc, "cuMemAlloc_v2", "cuMemAlloc")                                              \
-  X(cuMemFree, "cuMemFree_v2", "cuMemFree")                                                 \
-  X(cuMemAllocHost, "cuMemAllocHost_v2", "cuMemAllocHost")                                  \
-  X(cuMemFreeHost, "cuMemFreeHost", "cuMemFreeHost")                                        \
-  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync")                         \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync")                         \
-  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync")                         \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx", "cuModuleLoadDataEx")                         \
-  X(cuModuleUnload, "cuModuleUnload", "cuModuleUnload")                                     \
-  X(cuModuleGetFunction, "cuModuleGetFunction", "cuModuleGetFunction")                      \
-  X(cuFuncGetAttribute, "cuFuncGetAttribute", "cuFuncGetAttribute")                         \
-  X(cuLaunchKernel, "cuLaunchKernel", "cuLaunchKernel")
+#define RELAXC_CUDA_FUNCTIONS(X)                                                               \
+  X(cuGetErrorName, "cuGetErrorName", "cuGetErrorName")                                        \
+  X(cuGetErrorString, "cuGetErrorString", "cuGetErrorString")                                  \
+  X(cuInit, "cuInit", "cuInit")                                                                \
+  X(cuDriverGetVersion, "cuDriverGetVersion", "cuDriverGetVersion")                            \
+  X(cuDeviceGetCount, "cuDeviceGetCount", "cuDeviceGetCount")                                  \
+  X(cuDeviceGet, "cuDeviceGet", "cuDeviceGet")                                                 \
+  X(cuDeviceGetName, "cuDeviceGetName", "cuDeviceGetName")                                     \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", "cuDeviceGetAttribute")                      \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain")          \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease")    \
+  X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", "cuCtxPushCurrent")                               \
+  X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", "cuCtxPopCurrent")                                  \
+  X(cuStreamCreate, "cuStreamCreate", "cuStreamCreate")                                        \
+  X(cuStreamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy")                                  \
+  X(cuStreamQuery, "cuStreamQuery", "cuStreamQuery")                                           \
+  X(cuStreamSynchronize, "cuStreamSynchronize", "cuStreamSynchronize")                         \
+  X(cuEventCreate, "cuEventCreate", "cuEventCreate")                                           \
+  X(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy")                                     \
+  X(cuEventRecord, "cuEventRecord", "cuEventRecord")                                           \
+  X(cuEventQuery, "cuEventQuery", "cuEventQuery")                                              \
+  X(cuEventSynchronize, "cuEventSynchronize", "cuEventSynchronize")                            \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime")                         \
+  X(cuMemAlloc, "cuMemAlloc_v2", "cuMemAlloc")                                                 \
+  X(cuMemFree, "cuMemFree_v2", "cuMemFree")                                                    \
+  X(cuMemAllocHost, "cuMemAllocHost_v2", "cuMemAllocHost")                                     \
+  X(cuMemFreeHost, "cuMemFreeHost", "cuMemFreeHost")                                           \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync")                            \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync")                            \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync")                            \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx", "cuModuleLoadDataEx")                            \
+  X(cuModuleUnload, "cuModuleUnload", "cuModuleUnload")                                        \
+  X(cuModuleGetFunction, "cuModuleGetFunction", "cuModuleGetFunction")                         \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute", "cuFuncGetAttribute")                            \
+  X(cuLaunchKernel, "cuLaunchKernel", "cuLaunchKernel")                                        \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2", "cuStreamBeginCapture")                   \
+  X(cuStreamEndCapture, "cuStreamEndCapture", "cuStreamEndCapture")                            \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags") \
+  X(cuGraphLaunch, "cuGraphLaunch", "cuGraphLaunch")                                           \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy", "cuGraphExecDestroy")                            \
+  X(cuGraphDestroy, "cuGraphDestroy", "cuGraphDestroy")
 
 struct CudaDriver {
 #define RELAXC_CUDA_DECLARE_FUNCTION(name, symbol, fallback) PFN_##name name = nullptr;

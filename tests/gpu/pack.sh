@@ -22,7 +22,7 @@ fi
 build_dir=$(realpath "$1")
 out=$(realpath -m "$2")
 shift 2
-programs=(relaxc tests/cuda_device_test tests/device_conformance_test tests/kernel_suite_test
+programs=(relaxc tests/cuda_device_test tests/cuda_replay_test tests/device_conformance_test tests/kernel_suite_test
           bench/ops_bench bench/kernels_bench bench/vm_bench bench/glsl_bench)
 [[ $# -gt 0 ]] && programs=("$@")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds (Release) and runs the GPU tests on a machine with an NVIDIA GPU: the CUDA device
-# tests (cuda_device_test), and the device conformance suite and the kernel suite on every
+# tests (cuda_device_test, and cuda_replay_test: CUDA graphs on the NVIDIA driver), and the device conformance suite and the kernel suite on every
 # device present, CUDA and Vulkan (device_conformance_test, kernel_suite_test), then prints one table: kernel, device, result, time; then reruns the operator checks of tests/lit/ops on CUDA and on Vulkan (tests/gpu/op_checks.py). Without an NVIDIA GPU it says so and exits 0.
 #
 # Usage: tests/gpu/run.sh [--build-dir DIR] [--no-build] [--filter GTEST_FILTER]
@@ -24,7 +24,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$root/build-gpu"
 build=1
 filter='*'
-binaries=(cuda_device_test device_conformance_test kernel_suite_test)
+binaries=(cuda_device_test cuda_replay_test device_conformance_test kernel_suite_test)
 
 usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
@@ -124,7 +124,7 @@ def device_of(binary, test, props):
     for word, name in (("cuda", "CUDA"), ("vulkan", "Vulkan")):
         if re.search(word, test, re.IGNORECASE):
             return name
-    return {"cuda_device_test": "CUDA"}.get(binary, "-")
+    return {"cuda_device_test": "CUDA", "cuda_replay_test": "CUDA"}.get(binary, "-")
 
 rows, counts = [], {"passed": 0, "FAILED": 0, "skipped": 0}
 for path in sys.argv[1:]:

@@ -20,10 +20,15 @@
 #include "tests/support/device_harness.h"
 #include "tests/support/errors.h"
 #include "tests/support/hand_written_kernels.h"
+#include "tests/support/replay_runs.h"
 
 namespace relaxc::runtime {
 namespace {
 
+using relaxc::testing::check_least_recently_used_run_dropped;
+using relaxc::testing::check_repeated_runs;
+using relaxc::testing::counts;
+using relaxc::testing::ReplayRuns;
 using relaxc::testing::run_vector_add;
 
 KernelBinary vector_add_kernel() { return relaxc::testing::vector_add_kernel(KernelFormat::SpirV); }
@@ -278,54 +283,17 @@ TEST_P(VulkanDeviceTest, DamagedSpirvIsRefusedWithItsReason) {
 // recorded, and kept for next time.
 class VulkanReplayTest : public VulkanDeviceTest {
  protected:
-  struct Launch {
-    std::vector<DeviceBuffer> buffers;  // a, b, c of vector_add
-    int64_t n = 0;
-  };
-
   void SetUp() override {
     VulkanDeviceTest::SetUp();
     if (device_ == nullptr) return;
-    add_ = device_->load_kernel(vector_add_kernel());
-    a_ = upload(std::vector<float>(kN, 1.0f));
-    b_ = upload(std::vector<float>(kN, 10.0f));
-    c_ = device_->allocate(kN * 4);
-    d_ = device_->allocate(kN * 4);
+    runs_.emplace(*device_, device_->load_kernel(vector_add_kernel()));
   }
   void TearDown() override {
-    for (DeviceBuffer buffer : {a_, b_, c_, d_}) {
-      if (buffer.id != 0) device_->release(buffer);
-    }
+    runs_.reset();
     VulkanDeviceTest::TearDown();
   }
 
-  DeviceBuffer upload(const std::vector<float>& values) {
-    DeviceBuffer buffer = device_->allocate(values.size() * 4);
-    device_->upload(buffer, 0, values.data(), values.size() * 4);
-    return buffer;
-  }
-  // The launches, then a download of c (which ends the run): the launches recorded and
-  // replayed meanwhile, and c.
-  std::pair<LaunchStats, std::vector<float>> run(const std::vector<Launch>& launches) {
-    LaunchStats before = device_->launch_stats();
-    for (const Launch& launch : launches) {
-      std::vector<int64_t> scalars = {launch.n};
-      device_->launch(add_, {static_cast<uint32_t>((launch.n + 63) / 64), 1, 1}, launch.buffers,
-                      scalars);
-    }
-    std::vector<float> c(kN);
-    device_->download(c.data(), c_, 0, kN * 4);
-    LaunchStats after = device_->launch_stats();
-    return {{after.recorded - before.recorded, after.replayed - before.replayed}, c};
-  }
-  // c = a + b; d = c + a; c = d + b: c = 2a + 2b = 22 everywhere.
-  std::vector<Launch> chain(int64_t second_n = kN) {
-    return {{{a_, b_, c_}, kN}, {{c_, a_, d_}, second_n}, {{d_, b_, c_}, kN}};
-  }
-
-  static constexpr int64_t kN = 1000;
-  KernelId add_ = 0;
-  DeviceBuffer a_, b_, c_, d_;
+  std::optional<ReplayRuns> runs_;
 };
 
 INSTANTIATE_TEST_SUITE_P(Binding, VulkanReplayTest, ::testing::Values(true, false),
@@ -334,61 +302,23 @@ INSTANTIATE_TEST_SUITE_P(Binding, VulkanReplayTest, ::testing::Values(true, fals
                                              : std::string("DescriptorPools");
                          });
 
-::testing::AssertionResult counts(const LaunchStats& stats, uint64_t recorded, uint64_t replayed) {
-  if (stats.recorded == recorded && stats.replayed == replayed) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << stats.recorded << " recorded and " << stats.replayed
-                                       << " replayed; expected " << recorded << " and " << replayed;
-}
-
-TEST_P(VulkanReplayTest, ARepeatedRunIsReplayedAndAnyOtherRecorded) {
-  const std::vector<float> expected(kN, 22.0f);
-  auto [first, c1] = run(chain());
-  EXPECT_TRUE(counts(first, 3, 0));
-  EXPECT_EQ(c1, expected);
-  auto [again, c2] = run(chain());
-  EXPECT_TRUE(counts(again, 0, 3));
-  EXPECT_EQ(c2, expected);
-  // The second launch's scalar differs: the first is recorded after all, with the rest.
-  // d = c + a over its first 999 elements only; d's last one is still 12 from before.
-  auto [other_scalar, c3] = run(chain(kN - 1));
-  EXPECT_TRUE(counts(other_scalar, 3, 0));
-  EXPECT_EQ(c3, expected);
-  EXPECT_TRUE(counts(run(chain(kN - 1)).first, 0, 3));
-  // Ending inside the kept runs: a run of its own.
-  std::vector<Launch> two = {chain()[0], chain()[1]};
-  EXPECT_TRUE(counts(run(two).first, 2, 0));
-  EXPECT_TRUE(counts(run(two).first, 0, 2));
-  EXPECT_TRUE(counts(run(chain()).first, 0, 3));
-  // Another output buffer (c and d swapped in the last launch).
-  std::vector<Launch> swapped = chain();
-  swapped[2].buffers = {c_, b_, d_};
-  EXPECT_TRUE(counts(run(swapped).first, 3, 0));
-  auto [last, c4] = run(chain());
-  EXPECT_TRUE(counts(last, 0, 3));
-  EXPECT_EQ(c4, expected);
-}
+TEST_P(VulkanReplayTest, ARepeatedRunIsReplayedAndAnyOtherRecorded) { check_repeated_runs(*runs_); }
 
 TEST_P(VulkanReplayTest, AReleasedBufferDropsTheRunsThatBindIt) {
-  EXPECT_TRUE(counts(run(chain()).first, 3, 0));
-  EXPECT_TRUE(counts(run(chain()).first, 0, 3));
+  ReplayRuns& runs = *runs_;
+  EXPECT_TRUE(counts(runs.run(runs.chain()).first, 3, 0));
+  EXPECT_TRUE(counts(runs.run(runs.chain()).first, 0, 3));
   // A new d, which may get the old one's handle: the chain is recorded anew.
-  device_->release(d_);
-  d_ = device_->allocate(kN * 4);
-  auto [stats, c] = run(chain());
+  device_->release(runs.d);
+  runs.d = device_->allocate(ReplayRuns::kN * 4);
+  auto [stats, c] = runs.run(runs.chain());
   EXPECT_TRUE(counts(stats, 3, 0));
-  EXPECT_EQ(c, std::vector<float>(kN, 22.0f));
-  EXPECT_TRUE(counts(run(chain()).first, 0, 3));
+  EXPECT_EQ(c, std::vector<float>(ReplayRuns::kN, 22.0f));
+  EXPECT_TRUE(counts(runs.run(runs.chain()).first, 0, 3));
 }
 
 TEST_P(VulkanReplayTest, TheLeastRecentlyUsedRunIsDroppedPastTheLimit) {
-  const int64_t kept = static_cast<int64_t>(CommandQueue::kMaxKeptRuns);
-  auto single = [&](int64_t n) { return std::vector<Launch>{{{a_, b_, c_}, n}}; };
-  for (int64_t n = 1; n <= kept + 1; ++n) EXPECT_TRUE(counts(run(single(n)).first, 1, 0));
-  EXPECT_TRUE(counts(run(single(kept + 1)).first, 0, 1));
-  EXPECT_TRUE(counts(run(single(1)).first, 1, 0)) << "the run of n = 1 was the oldest";
-  EXPECT_TRUE(counts(run(single(3)).first, 0, 1));
+  check_least_recently_used_run_dropped(*runs_, CommandQueue::kMaxKeptRuns);
 }
 
 TEST(VulkanReplayOffTest, EveryDispatchIsRecordedWithReplayOff) {
