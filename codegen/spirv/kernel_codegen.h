@@ -35,7 +35,8 @@ class KernelCodegen : public KernelWalker<KernelCodegen, SpirvValue> {
 
   // --- Interface.
   void check_dtypes();
-  void declare_buffer_param(const tir::Buffer& buffer, uint32_t binding);
+  // `read_only`: the kernel never stores to it (decorated NonWritable).
+  void declare_buffer_param(const tir::Buffer& buffer, uint32_t binding, bool read_only);
   void declare_push_constants(const std::vector<tir::Var>& scalars);
   void load_thread_axes();
 

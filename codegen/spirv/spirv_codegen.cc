@@ -19,6 +19,7 @@
 #include "codegen/spirv/spirv_codegen.h"
 
 #include <string>
+#include <unordered_set>
 
 #include "codegen/spirv/kernel_codegen.h"
 #include "ir/tir/functor.h"
@@ -40,6 +41,13 @@ SpirvKernel KernelCodegen::run() {
   b_.capability(spv::CapabilityShader);
   if (b_.spirv_version() < 0x00010400u) b_.extension("SPV_KHR_storage_buffer_storage_class");
 
+  // The buffers the kernel stores to; the others are declared NonWritable (read-only:
+  // a driver may then cache or reorder their loads).
+  std::unordered_set<const tir::VarNode*> stored;
+  tir::post_order_visit(kernel_.func, [&](const Ref<Object>& node) {
+    if (const auto* store = node.as<tir::BufferStoreNode>())
+      stored.insert(store->buffer->data.get());
+  });
   std::vector<tir::Var> scalars;
   uint32_t binding = 0;
   for (const tir::Var& param : func->params) {
@@ -47,7 +55,7 @@ SpirvKernel KernelCodegen::run() {
     if (buffer.defined()) {
       RELAXC_ICHECK(scalars.empty()) << "kernel '" << kernel_.name << "': buffer param "
                                      << buffer->name << " after a scalar param";
-      declare_buffer_param(buffer, binding++);
+      declare_buffer_param(buffer, binding++, stored.count(buffer->data.get()) == 0);
     } else {
       scalars.push_back(param);
     }
@@ -108,7 +116,8 @@ void KernelCodegen::check_dtypes() {
   });
 }
 
-void KernelCodegen::declare_buffer_param(const tir::Buffer& buffer, uint32_t binding) {
+void KernelCodegen::declare_buffer_param(const tir::Buffer& buffer, uint32_t binding,
+                                         bool read_only) {
   if (buffer->dtype.lanes() != 1) {
     user_error(buffer->span) << "kernel '" << kernel_.name << "': buffer '" << buffer->name
                              << "' of " << buffer->dtype.str()
@@ -135,6 +144,7 @@ void KernelCodegen::declare_buffer_param(const tir::Buffer& buffer, uint32_t bin
                                         spv::StorageClassStorageBuffer);
   b_.decorate(variable, spv::DecorationDescriptorSet, {0});
   b_.decorate(variable, spv::DecorationBinding, {binding});
+  if (read_only) b_.decorate(variable, spv::DecorationNonWritable);
   b_.name(variable, buffer->name);
   buffers_[buffer->data.get()] = {variable, spv::StorageClassStorageBuffer, buffer->dtype, dtype};
 }

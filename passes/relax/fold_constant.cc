@@ -42,7 +42,7 @@ namespace relaxc::relax {
 
 namespace {
 
-constexpr int64_t kMaxSteps = 1'000'000;
+constexpr int64_t kMaxSteps = 8'000'000;
 constexpr int64_t kMaxOutputBytes = int64_t{16} << 20;
 constexpr int64_t kMaxCreatedElements = 1024;
 constexpr int64_t kMaxExactInteger = int64_t{1} << 53;

@@ -6,6 +6,7 @@
 # RUN: %relaxc codegen --target "vulkan -profile=desktop -version=1.3" %s -o %t13.spv
 # RUN: spirv-val --target-env vulkan1.3 %t13.spv
 # RUN: spirv-dis %t.spv | FileCheck %s --check-prefix=BINARY
+# RUN: %relaxc codegen --target "vulkan -profile=mobile" %s | FileCheck %s --check-prefix=READONLY
 
 # MOBILE: ; target: vulkan -profile=mobile
 # MOBILE: ; kernel add_kernel
@@ -24,6 +25,14 @@
 # DESKTOP13: LocalSize 256 1 1
 
 # BINARY: OpEntryPoint GLCompute %{{[A-Za-z_0-9]+}} "add_kernel"
+
+# The buffers the kernel only reads are NonWritable, the one it stores to is not.
+# READONLY: OpDecorate %A Binding 0
+# READONLY-NEXT: OpDecorate %A NonWritable
+# READONLY: OpDecorate %B Binding 1
+# READONLY-NEXT: OpDecorate %B NonWritable
+# READONLY: OpDecorate %C Binding 2
+# READONLY-NOT: NonWritable
 
 @I.ir_module
 class Module:
