@@ -43,7 +43,8 @@ device time of each kernel. Prints:
                         (the VM waits for the device only where it reads device data)
   launches per call     kernel launches of a measured call, and how many of them were
                         replayed from an earlier call's recording (Vulkan keeps runs of
-                        dispatches; RELAXC_VULKAN_REPLAY=0 turns that off)
+                        dispatches, CUDA makes them CUDA graphs; RELAXC_VULKAN_REPLAY=0
+                        and RELAXC_CUDA_REPLAY=0 turn that off)
   peak device memory    the most bytes held by live storages and tensors during a call
                         (the inputs and constants included), and the bytes the pool
                         has reserved from the device
