@@ -38,26 +38,27 @@ void check_kernel_limits(const KernelBinary& binary, const DeviceLimits& limits)
 void check_launch(const LaunchAbi& kernel, const DeviceLimits& limits,
                   std::array<uint32_t, 3> grid_size, size_t buffer_count,
                   std::span<const int64_t> scalars) {
-  const std::string where = "kernel '" + kernel.name + "'";
+  // Built only for a message: a launch that passes its checks allocates nothing.
+  auto where = [&] { return "kernel '" + kernel.name + "'"; };
   if (buffer_count != static_cast<size_t>(kernel.num_buffers)) {
-    runtime_error() << where << " takes " << kernel.num_buffers
+    runtime_error() << where() << " takes " << kernel.num_buffers
                     << " buffer argument(s), but the launch passes " << buffer_count;
   }
   if (scalars.size() != kernel.scalars.size()) {
-    runtime_error() << where << " takes " << kernel.scalars.size()
+    runtime_error() << where() << " takes " << kernel.scalars.size()
                     << " scalar argument(s), but the launch passes " << scalars.size();
   }
   for (size_t i = 0; i < scalars.size(); ++i) {
     if (kernel.scalars[i] == ScalarType::Int32 &&
         (scalars[i] < std::numeric_limits<int32_t>::min() ||
          scalars[i] > std::numeric_limits<int32_t>::max())) {
-      runtime_error() << where << ": scalar argument " << i << " is int32 but its value "
+      runtime_error() << where() << ": scalar argument " << i << " is int32 but its value "
                       << scalars[i] << " does not fit in int32";
     }
   }
   for (int d = 0; d < 3; ++d) {
     if (grid_size[d] > limits.max_grid_size[d]) {
-      runtime_error() << where << ": grid " << size_text(grid_size) << " has dimension " << d
+      runtime_error() << where() << ": grid " << size_text(grid_size) << " has dimension " << d
                       << " above the device's maximum " << limits.max_grid_size[d];
     }
   }

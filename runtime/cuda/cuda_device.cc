@@ -305,8 +305,8 @@ class CudaDeviceImpl final : public CudaDevice {
     std::lock_guard<std::mutex> lock(mutex_);
     const CudaKernel& kernel = kernels_->get(kernel_id);
     check_launch(kernel.abi, limits_, grid_size, buffers.size(), scalars);
-    std::vector<CUdeviceptr> addresses;
-    addresses.reserve(buffers.size());
+    std::vector<CUdeviceptr>& addresses = launch_addresses_;
+    addresses.clear();
     for (size_t i = 0; i < buffers.size(); ++i) {
       auto [entry, at] = buffers_.argument(kernel.abi.name, i, buffers[i]);
       addresses.push_back(entry.address + at);
@@ -460,6 +460,7 @@ class CudaDeviceImpl final : public CudaDevice {
   std::vector<TimedLaunch> timed_;
   bool replay_ = true;
   std::unique_ptr<CudaLaunchRuns> runs_;
+  std::vector<CUdeviceptr> launch_addresses_;  // launch()'s, reused: no allocation once warm
   mutable std::mutex mutex_;
 };
 

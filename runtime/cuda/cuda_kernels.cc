@@ -229,29 +229,30 @@ const CudaKernel& CudaKernelCache::get(KernelId id) const {
 
 void CudaKernel::launch(const CudaDriver& driver, CUstream stream,
                         std::array<uint32_t, 3> grid_size, std::span<const CUdeviceptr> buffers,
-                        std::span<const int64_t> scalars) const {
+                        std::span<const int64_t> scalars, CudaLaunchParams& params) const {
+  if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;  // no work
   // cuLaunchKernel reads each parameter through a pointer to its value, at call time.
-  std::vector<CUdeviceptr> addresses(buffers.begin(), buffers.end());
-  std::vector<int32_t> narrow(scalars.size());
-  std::vector<int64_t> wide(scalars.begin(), scalars.end());
-  std::vector<void*> params;
-  params.reserve(addresses.size() + scalars.size());
-  for (CUdeviceptr& address : addresses) params.push_back(&address);
+  params.addresses.assign(buffers.begin(), buffers.end());
+  params.wide.assign(scalars.begin(), scalars.end());
+  params.narrow.resize(scalars.size());
+  params.pointers.clear();
+  for (CUdeviceptr& address : params.addresses) params.pointers.push_back(&address);
   for (size_t i = 0; i < scalars.size(); ++i) {
     if (abi.scalars[i] == ScalarType::Int64) {
-      params.push_back(&wide[i]);
+      params.pointers.push_back(&params.wide[i]);
       continue;
     }
-    narrow[i] = static_cast<int32_t>(wide[i]);
-    params.push_back(&narrow[i]);
+    params.narrow[i] = static_cast<int32_t>(params.wide[i]);
+    params.pointers.push_back(&params.narrow[i]);
   }
-  if (grid_size[0] == 0 || grid_size[1] == 0 || grid_size[2] == 0) return;  // no work
-  driver.check(driver.cuLaunchKernel(function, grid_size[0], grid_size[1], grid_size[2],
-                                     block_size[0], block_size[1], block_size[2],
-                                     /*sharedMemBytes=*/0, stream, params.data(), nullptr),
-               "cuLaunchKernel",
-               "launching kernel '" + abi.name + "' with grid " + size_text(grid_size) +
-                   " and block " + size_text(block_size));
+  CUresult result = driver.cuLaunchKernel(
+      function, grid_size[0], grid_size[1], grid_size[2], block_size[0], block_size[1],
+      block_size[2], /*sharedMemBytes=*/0, stream, params.pointers.data(), nullptr);
+  if (result != CUDA_SUCCESS) {
+    driver.check(result, "cuLaunchKernel",
+                 "launching kernel '" + abi.name + "' with grid " + size_text(grid_size) +
+                     " and block " + size_text(block_size));
+  }
 }
 
 }  // namespace relaxc::runtime

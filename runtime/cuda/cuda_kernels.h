@@ -26,16 +26,26 @@ struct PtxEntry {
 // driver's JIT compiler is the one that parses PTX for real).
 std::vector<PtxEntry> scan_ptx_entries(std::string_view ptx);
 
+// The values of a launch's parameters and the pointers to them that cuLaunchKernel
+// reads, kept between launches so that a warm launch allocates nothing.
+struct CudaLaunchParams {
+  std::vector<CUdeviceptr> addresses;
+  std::vector<int32_t> narrow;
+  std::vector<int64_t> wide;
+  std::vector<void*> pointers;
+};
+
 struct CudaKernel {
   LaunchAbi abi;
   CUfunction function = nullptr;
   std::array<uint32_t, 3> block_size = {1, 1, 1};
 
   // Enqueues one launch on `stream` with `buffers` (device addresses, in ABI order) and
-  // `scalars`, which the caller has checked against `abi` (check_launch). A grid with a
-  // zero dimension launches nothing.
+  // `scalars`, which the caller has checked against `abi` (check_launch), through
+  // `params`. A grid with a zero dimension launches nothing.
   void launch(const CudaDriver& driver, CUstream stream, std::array<uint32_t, 3> grid_size,
-              std::span<const CUdeviceptr> buffers, std::span<const int64_t> scalars) const;
+              std::span<const CUdeviceptr> buffers, std::span<const int64_t> scalars,
+              CudaLaunchParams& params) const;
 };
 
 // Loaded kernels. Modules are keyed by their PTX text (several kernels of one module

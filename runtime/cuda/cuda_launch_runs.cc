@@ -120,7 +120,7 @@ void CudaLaunchRuns::launch_matched_so_far(const KeptRun* prefix) {
 }
 
 void CudaLaunchRuns::launch_now(const Launch& launch) {
-  launch.kernel->launch(driver_, stream_, launch.grid, launch.buffers, launch.scalars);
+  launch.kernel->launch(driver_, stream_, launch.grid, launch.buffers, launch.scalars, params_);
   stats_.recorded += 1;
 }
 
@@ -131,8 +131,11 @@ void CudaLaunchRuns::replay(KeptRun& run) {
     for (const Launch& launch : run.launches) launch_now(launch);
     return;
   }
-  driver_.check(driver_.cuGraphLaunch(run.graph, stream_), "cuGraphLaunch",
-                "replaying a run of " + std::to_string(run.launches.size()) + " launch(es)");
+  CUresult result = driver_.cuGraphLaunch(run.graph, stream_);
+  if (result != CUDA_SUCCESS) {
+    driver_.check(result, "cuGraphLaunch",
+                  "replaying a run of " + std::to_string(run.launches.size()) + " launch(es)");
+  }
   stats_.replayed += run.launches.size();
 }
 
@@ -143,7 +146,7 @@ bool CudaLaunchRuns::capture(KeptRun& run) {
   bool captured = true;
   for (const Launch& launch : run.launches) {
     try {
-      launch.kernel->launch(driver_, stream_, launch.grid, launch.buffers, launch.scalars);
+      launch.kernel->launch(driver_, stream_, launch.grid, launch.buffers, launch.scalars, params_);
     } catch (const RuntimeError&) {
       captured = false;  // the capture is invalid; it still has to be ended
       break;

@@ -87,6 +87,7 @@ class CudaLaunchRuns {
   const CudaDriver& driver_;
   CUstream stream_;
   bool replay_;
+  CudaLaunchParams params_;
   std::vector<std::unique_ptr<KeptRun>> kept_;
   uint64_t clock_ = 0;
   LaunchStats stats_;

@@ -155,21 +155,28 @@ void CommandQueue::record_barrier(VkCommandBuffer commands) {
                           write_access(VK_PIPELINE_STAGE_TRANSFER_BIT);
   context_->fn().vkCmdPipelineBarrier(commands, pending_.stages, kAllStages, 0, 1, &barrier, 0,
                                       nullptr, 0, nullptr);
-  pending_ = PendingAccesses{};
+  pending_.clear();
 }
 
 void CommandQueue::order_access(VkCommandBuffer commands, VkPipelineStageFlags stage,
                                 std::span<const VkBuffer> reads, std::span<const VkBuffer> writes) {
   bool hazard = pending_.read.size() + pending_.written.size() > kMaxTrackedBuffers;
-  for (VkBuffer buffer : reads) hazard = hazard || pending_.written.count(buffer) != 0;
+  for (VkBuffer buffer : reads) hazard = hazard || pending_.written.contains(buffer);
   for (VkBuffer buffer : writes) {
-    hazard = hazard || pending_.written.count(buffer) != 0 || pending_.read.count(buffer) != 0;
+    hazard = hazard || pending_.written.contains(buffer) || pending_.read.contains(buffer);
   }
   if (hazard) record_barrier(commands);
   pending_.stages |= stage;
   if (!writes.empty()) pending_.writes |= write_access(stage);
-  pending_.read.insert(reads.begin(), reads.end());
-  pending_.written.insert(writes.begin(), writes.end());
+  pending_.read.insert(reads);
+  pending_.written.insert(writes);
+}
+
+void CommandQueue::BufferSet::insert(std::span<const VkBuffer> buffers) {
+  for (VkBuffer buffer : buffers) {
+    auto at = std::lower_bound(items_.begin(), items_.end(), buffer);
+    if (at == items_.end() || *at != buffer) items_.insert(at, buffer);
+  }
 }
 
 void CommandQueue::copy(VkBuffer src, size_t src_offset, VkBuffer dst, size_t dst_offset,

@@ -5,6 +5,7 @@
 // later run that repeats a kept one, dispatch for dispatch (same kernels, buffer
 // ranges, scalars and grids), executes it again instead of being recorded anew.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -12,7 +13,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "runtime/vulkan/vulkan_context.h"
@@ -110,11 +110,32 @@ class CommandQueue {
     uint64_t mask = 0;  // of the valid timestamp bits
     std::vector<KernelTiming> done;
   };
+  // A set of buffers, as a sorted vector: clearing and copying it keep its capacity, so
+  // that a warm queue (a replayed run restoring the tracker) allocates nothing.
+  class BufferSet {
+   public:
+    bool contains(VkBuffer buffer) const {
+      return std::binary_search(items_.begin(), items_.end(), buffer);
+    }
+    void insert(std::span<const VkBuffer> buffers);
+    size_t size() const { return items_.size(); }
+    bool empty() const { return items_.empty(); }
+    void clear() { items_.clear(); }
+
+   private:
+    std::vector<VkBuffer> items_;
+  };
   // Buffers accessed since the last barrier, by whom: the hazard tracker.
   struct PendingAccesses {
     VkPipelineStageFlags stages = 0;
     VkAccessFlags writes = 0;
-    std::unordered_set<VkBuffer> read, written;
+    BufferSet read, written;
+    void clear() {
+      stages = 0;
+      writes = 0;
+      read.clear();
+      written.clear();
+    }
   };
 
   // A run of consecutive dispatches in a secondary command buffer, recorded with an

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/cuda/cuda_launch_runs.h"
 #include "tests/fake_cuda/fake_cuda.h"
+#include "tests/support/allocation_counter.h"
 #include "tests/support/hand_written_kernels.h"
 #include "tests/support/replay_runs.h"
 
@@ -118,6 +120,24 @@ TEST_F(CudaReplayTest, EveryOtherUseOfTheStreamEndsTheRun) {
   r.b = r.upload(std::vector<float>(kN, 10.0f));
   device_->download(c.data(), r.c, 0, kN * 4);
   EXPECT_EQ(c, std::vector<float>(kN, 24.0f));  // a is 2 now
+}
+
+TEST_F(CudaReplayTest, AReplayedRunAllocatesNothingOnTheHost) {
+  ReplayRuns& r = *runs_;
+  std::vector<ReplayRuns::Launch> chain = r.chain();
+  const std::array<uint32_t, 3> grid = {static_cast<uint32_t>((kN + 63) / 64), 1, 1};
+  const std::vector<int64_t> n = {kN};
+  auto launch_chain = [&] {
+    for (const ReplayRuns::Launch& launch : chain) device_->launch(r.add, grid, launch.buffers, n);
+    device_->synchronize();
+  };
+  launch_chain();
+  launch_chain();  // kept, then replayed: the graph is made
+  LaunchStats before = device_->launch_stats();
+  int64_t allocations = relaxc::testing::heap_allocations();
+  launch_chain();
+  EXPECT_EQ(relaxc::testing::heap_allocations() - allocations, 0);
+  EXPECT_EQ(device_->launch_stats().replayed - before.replayed, 3u);
 }
 
 TEST_F(CudaReplayTest, TheLeastRecentlyUsedRunIsDroppedPastTheLimit) {

@@ -1,34 +1,15 @@
-// The VM dispatches instructions without heap allocation: this binary replaces the
-// global operator new with one that counts, then runs a warm call of a hand-built
+// The VM dispatches instructions without heap allocation: this binary counts heap
+// allocations (tests/support/allocation_counter.h), then runs a warm call of a hand-built
 // function whose instructions make no new values (builtin calls with register,
 // immediate, constant and function arguments; shape and StructInfo checks; a call
 // between bytecode functions; If and Goto) and expects no allocation at all.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "runtime/vm/builtin_abi.h"
+#include "tests/support/allocation_counter.h"
 #include "tests/unit/vm_test_support.h"
-
-namespace {
-std::atomic<int64_t> g_allocations{0};
-
-void* counted_allocation(std::size_t bytes) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
-  throw std::bad_alloc();
-}
-}  // namespace
-
-void* operator new(std::size_t bytes) { return counted_allocation(bytes); }
-void* operator new[](std::size_t bytes) { return counted_allocation(bytes); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace relaxc::testing {
 namespace {
@@ -75,9 +56,9 @@ TEST(VmDispatchAllocTest, WarmCallAllocatesNothing) {
   for (int warm = 0; warm < 2; ++warm) machine.call(name, {x, flag});
 
   std::vector<Value> args = {x, flag};
-  int64_t before = g_allocations.load();
+  int64_t before = heap_allocations();
   Value result = machine.call(name, std::move(args));
-  int64_t allocations = g_allocations.load() - before;
+  int64_t allocations = heap_allocations() - before;
   EXPECT_EQ(allocations, 0);
   // The call ran: the heap holds x's first dimension, and the result is x's copy.
   EXPECT_EQ(static_cast<const int64_t*>(

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "runtime/vulkan/vulkan_commands.h"
+#include "tests/support/allocation_counter.h"
 #include "tests/support/device_harness.h"
 #include "tests/support/errors.h"
 #include "tests/support/hand_written_kernels.h"
@@ -28,6 +30,7 @@ namespace {
 using relaxc::testing::check_least_recently_used_run_dropped;
 using relaxc::testing::check_repeated_runs;
 using relaxc::testing::counts;
+using relaxc::testing::heap_allocations;
 using relaxc::testing::ReplayRuns;
 using relaxc::testing::run_vector_add;
 
@@ -315,6 +318,29 @@ TEST_P(VulkanReplayTest, AReleasedBufferDropsTheRunsThatBindIt) {
   EXPECT_TRUE(counts(stats, 3, 0));
   EXPECT_EQ(c, std::vector<float>(ReplayRuns::kN, 22.0f));
   EXPECT_TRUE(counts(runs.run(runs.chain()).first, 0, 3));
+}
+
+TEST_P(VulkanReplayTest, AReplayedRunAllocatesNothingOnTheHost) {
+  // Without the validation layer, which allocates on every call.
+  VulkanOptions options;
+  options.push_descriptors = GetParam();
+  std::unique_ptr<VulkanDevice> device = open_vulkan_device(options);
+  ReplayRuns runs(*device, device->load_kernel(vector_add_kernel()));
+  std::vector<ReplayRuns::Launch> chain = runs.chain();
+  const std::array<uint32_t, 3> grid = {static_cast<uint32_t>((ReplayRuns::kN + 63) / 64), 1, 1};
+  const std::vector<int64_t> n = {ReplayRuns::kN};
+  auto launch_chain = [&] {
+    for (const ReplayRuns::Launch& launch : chain)
+      device->launch(runs.add, grid, launch.buffers, n);
+    device->synchronize();
+  };
+  launch_chain();
+  launch_chain();
+  LaunchStats before = device->launch_stats();
+  int64_t allocations = heap_allocations();
+  launch_chain();
+  EXPECT_EQ(heap_allocations() - allocations, 0);
+  EXPECT_EQ(device->launch_stats().replayed - before.replayed, 3u);
 }
 
 TEST_P(VulkanReplayTest, TheLeastRecentlyUsedRunIsDroppedPastTheLimit) {
