@@ -2,7 +2,10 @@
 // schedules and lowerings, and fold-constant's evaluator).
 //
 // A tree walk over the function body with an environment of variable values and a map
-// from each buffer's data variable to its storage. Values are int64 (integers, wrapped
+// from each buffer's data variable to its storage. A variable keeps its slot in the
+// environment once bound, and the values a scope's bindings hide wait on a stack, so
+// that the steps of a loop nest allocate nothing (fold-constant folds tensors of
+// millions of elements this way). Values are int64 (integers, wrapped
 // to their dtype's width) or double (rounded to float32 / float16 after every
 // operation, so results match what a device computes in those types). Everything a
 // program could do wrong is checked and thrown as InterpretError: out-of-bounds
@@ -124,14 +127,17 @@ class Interpreter {
  public:
   explicit Interpreter(int64_t max_steps) : max_steps_(max_steps) {}
 
-  void bind_var(const Var& v, Value value) { env_[v.get()] = value; }
+  void bind_var(const Var& v, Value value) { env_[v.get()] = {value, true}; }
   void bind_storage(const Var& data, std::vector<double>* elements) {
     auto storage = std::make_unique<Storage>();
     storage->data = elements;
     storages_[data.get()] = storage.get();
     owned_.push_back(std::move(storage));
   }
-  bool is_bound(const Var& v) const { return env_.count(v.get()) != 0; }
+  bool is_bound(const Var& v) const {
+    auto it = env_.find(v.get());
+    return it != env_.end() && it->second.bound;
+  }
 
   Value eval(const PrimExpr& e) {
     NestingGuard guard(depth_, e.get());
@@ -151,32 +157,44 @@ class Interpreter {
   }
 
  private:
-  // A binding that restores the previous value of a variable when it ends.
-  class ScopedBinding {
+  // A variable's value, while it is bound. A slot stays in the map once made (unbinding
+  // clears `bound`), so that binding a variable again allocates nothing.
+  struct Slot {
+    Value value;
+    bool bound = false;
+  };
+  struct SavedSlot {
+    Slot* slot;
+    Slot previous;
+  };
+
+  // Bindings for a scope (a loop's or a let's variable, a block's iteration variables),
+  // undone in reverse order when it ends; the previous values wait on the interpreter's
+  // stack, which keeps its capacity.
+  class ScopedBindings {
    public:
-    ScopedBinding(Interpreter& interp, const VarNode* v, Value value) : interp_(interp), var_(v) {
-      auto it = interp_.env_.find(v);
-      if (it != interp_.env_.end()) previous_ = it->second;
-      slot_ = &interp_.env_[v];  // unordered_map nodes stay put: the slot stays valid
-      *slot_ = value;
-    }
-    // Rebinds the variable for the next iteration of a loop.
-    void set(Value value) { *slot_ = value; }
-    ~ScopedBinding() {
-      if (previous_) {
-        interp_.env_[var_] = *previous_;
-      } else {
-        interp_.env_.erase(var_);
+    explicit ScopedBindings(Interpreter& interp) : interp_(interp), mark_(interp.saved_.size()) {}
+    ~ScopedBindings() {
+      while (interp_.saved_.size() > mark_) {
+        SavedSlot& saved = interp_.saved_.back();
+        *saved.slot = saved.previous;
+        interp_.saved_.pop_back();
       }
     }
-    ScopedBinding(const ScopedBinding&) = delete;
-    ScopedBinding& operator=(const ScopedBinding&) = delete;
+    ScopedBindings(const ScopedBindings&) = delete;
+    ScopedBindings& operator=(const ScopedBindings&) = delete;
+
+    // The variable's slot, bound to `value` (a loop rebinds it through the slot).
+    Slot& bind(const VarNode* v, Value value) {
+      Slot& slot = interp_.env_[v];  // unordered_map nodes stay put: the slot stays valid
+      interp_.saved_.push_back({&slot, slot});
+      slot = {value, true};
+      return slot;
+    }
 
    private:
     Interpreter& interp_;
-    const VarNode* var_;
-    Value* slot_ = nullptr;
-    std::optional<Value> previous_;
+    size_t mark_;
   };
 
   // Storage allocated for a buffer for the duration of a scope (a block or Allocate).
@@ -224,55 +242,57 @@ class Interpreter {
     }
   }
 
-  // The element offset of `indices` in `buffer`, bounds-checked.
-  size_t element_index(const Buffer& buffer, const std::vector<PrimExpr>& indices) {
+  // The element of `buffer` at `indices`, bounds-checked.
+  double& element(const Buffer& buffer, const std::vector<PrimExpr>& indices) {
     auto it = storages_.find(buffer->data.get());
     if (it == storages_.end()) fail("buffer '" + buffer->name + "' is used outside its allocation");
-    const std::vector<double>& data = *it->second->data;
+    std::vector<double>& data = *it->second->data;
     if (indices.size() != buffer->shape.size() &&
         (buffer->strides.empty() || indices.size() != buffer->strides.size())) {
       fail("buffer '" + buffer->name + "' has " + std::to_string(buffer->shape.size()) +
            " dimensions, accessed with " + std::to_string(indices.size()) + " indices");
     }
-    std::vector<int64_t> index_values;
-    index_values.reserve(indices.size());
-    for (const PrimExpr& index : indices) index_values.push_back(eval_int(index));
+    // Only for a message: the indices again (evaluating them has no side effects).
     auto describe = [&] {
-      std::string s = buffer->name + "[";
-      for (size_t d = 0; d < index_values.size(); ++d) {
-        s += (d > 0 ? ", " : "") + std::to_string(index_values[d]);
+      std::string text = buffer->name + "[";
+      for (size_t d = 0; d < indices.size(); ++d) {
+        text += (d > 0 ? ", " : "") + std::to_string(eval_int(indices[d]));
       }
-      return s + "]";
+      return text + "]";
     };
     int64_t flat = buffer->elem_offset.defined() ? eval_int(buffer->elem_offset) : 0;
     if (!buffer->strides.empty()) {
-      for (size_t d = 0; d < index_values.size(); ++d) {
-        flat += index_values[d] * eval_int(buffer->strides[d]);
+      for (size_t d = 0; d < indices.size(); ++d) {
+        flat += eval_int(indices[d]) * eval_int(buffer->strides[d]);
       }
     } else {
-      int64_t stride = 1;
-      for (size_t d = index_values.size(); d-- > 0;) {
+      // Row-major: flat = ((i0 * e1 + i1) * e2 + i2) ..., each index checked.
+      int64_t row_major = 0;
+      for (size_t d = 0; d < indices.size(); ++d) {
+        int64_t index = eval_int(indices[d]);
         int64_t extent = eval_int(buffer->shape[d]);
-        if (index_values[d] < 0 || index_values[d] >= extent) {
+        if (index < 0 || index >= extent) {
           fail("out-of-bounds access " + describe() + ": dimension " + std::to_string(d) +
                " has extent " + std::to_string(extent));
         }
-        flat += index_values[d] * stride;
-        stride *= extent;
+        row_major = row_major * extent + index;
       }
+      flat += row_major;
     }
     if (flat < 0 || flat >= static_cast<int64_t>(data.size())) {
       fail("out-of-bounds access " + describe() + ": element " + std::to_string(flat) +
            " of an allocation of " + std::to_string(data.size()));
     }
-    return static_cast<size_t>(flat);
+    return data[static_cast<size_t>(flat)];
   }
 
   // --- Expressions.
   Value eval_node(const VarNode* node) {
     auto it = env_.find(node);
-    if (it == env_.end()) fail("variable '" + node->name + "' is used without a value");
-    return it->second;
+    if (it == env_.end() || !it->second.bound) {
+      fail("variable '" + node->name + "' is used without a value");
+    }
+    return it->second.value;
   }
   Value eval_node(const IntImmNode* node) { return make_int(node->dtype, node->value); }
   Value eval_node(const FloatImmNode* node) { return make_float(node->dtype, node->value); }
@@ -386,8 +406,7 @@ class Interpreter {
     return c ? a : b;
   }
   Value eval_node(const BufferLoadNode* node) {
-    size_t index = element_index(node->buffer, node->indices);
-    return make_value(node->buffer->dtype, (*storages_.at(node->buffer->data.get())->data)[index]);
+    return make_value(node->buffer->dtype, element(node->buffer, node->indices));
   }
   Value eval_node(const RampNode* /*node*/) {
     fail("the interpreter runs scalar code only (T.Ramp)");
@@ -396,7 +415,8 @@ class Interpreter {
     fail("the interpreter runs scalar code only (T.Broadcast)");
   }
   Value eval_node(const LetNode* node) {
-    ScopedBinding binding(*this, node->var.get(), eval(node->value));
+    ScopedBindings scope(*this);
+    scope.bind(node->var.get(), eval(node->value));
     return eval(node->body);
   }
   Value eval_node(const CallNode* node) {
@@ -446,17 +466,18 @@ class Interpreter {
   // --- Statements.
   void exec_node(const BufferStoreNode* node) {
     Value value = eval(node->value);
-    size_t index = element_index(node->buffer, node->indices);
+    double& slot = element(node->buffer, node->indices);
     Value stored = make_value(node->buffer->dtype, value.as_double());
     if (!stored.is_float() && (stored.i > kMaxExactInteger || stored.i < -kMaxExactInteger)) {
       fail("the value " + std::to_string(stored.i) + " stored into '" + node->buffer->name +
            "' is beyond 2^53, which the interpreter's storage cannot hold exactly");
     }
-    (*storages_.at(node->buffer->data.get())->data)[index] = stored.as_double();
+    slot = stored.as_double();
   }
   void exec_node(const EvaluateNode* node) { eval(node->value); }
   void exec_node(const LetStmtNode* node) {
-    ScopedBinding binding(*this, node->var.get(), eval(node->value));
+    ScopedBindings scope(*this);
+    scope.bind(node->var.get(), eval(node->value));
     exec(node->body);
   }
   void exec_node(const IfThenElseNode* node) {
@@ -474,10 +495,11 @@ class Interpreter {
            ", over the interpreter's limit of 1e8");
     }
     if (extent <= 0) return;
-    ScopedBinding binding(*this, node->loop_var.get(), make_int(node->loop_var->dtype, min));
+    ScopedBindings scope(*this);
+    Slot& slot = scope.bind(node->loop_var.get(), make_int(node->loop_var->dtype, min));
     for (int64_t i = 0; i < extent; ++i) {
       count_iteration();
-      binding.set(make_int(node->loop_var->dtype, min + i));
+      slot.value = make_int(node->loop_var->dtype, min + i);
       exec(node->body);
     }
   }
@@ -506,7 +528,7 @@ class Interpreter {
       fail("block '" + block.name + "' binds " + std::to_string(node->iter_values.size()) +
            " values to " + std::to_string(block.iter_vars.size()) + " iteration variables");
     }
-    std::vector<std::unique_ptr<ScopedBinding>> bindings;
+    ScopedBindings scope(*this);
     bool first_reduction_step = true;
     for (size_t i = 0; i < block.iter_vars.size(); ++i) {
       const IterVarNode& iv = *block.iter_vars[i];
@@ -519,8 +541,7 @@ class Interpreter {
              ", " + std::to_string(min + extent) + ")");
       }
       if (iv.kind != IterKind::Spatial && value != min) first_reduction_step = false;
-      bindings.push_back(
-          std::make_unique<ScopedBinding>(*this, iv.var.get(), make_int(iv.var->dtype, value)));
+      scope.bind(iv.var.get(), make_int(iv.var->dtype, value));
     }
     run_block(block, first_reduction_step);
   }
@@ -540,7 +561,8 @@ class Interpreter {
     fail(std::string("not a statement: ") + node_kind_name(node->Object::kind()));
   }
 
-  std::unordered_map<const VarNode*, Value> env_;
+  std::unordered_map<const VarNode*, Slot> env_;
+  std::vector<SavedSlot> saved_;
   std::unordered_map<const VarNode*, Storage*> storages_;
   std::vector<std::unique_ptr<Storage>> owned_;
   int depth_ = 0;
