@@ -25,56 +25,59 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
-namespace {
+#include "runtime/cuda/cuda_driver_api.h"
 
-using CUresult = int;
-constexpr CUresult kSuccess = 0;
-constexpr CUresult kInvalidValue = 1;
-constexpr CUresult kOutOfMemory = 2;
-constexpr CUresult kInvalidHandle = 400;
-constexpr CUresult kNotFound = 500;
-constexpr CUresult kIllegalAddress = 700;
-constexpr CUresult kNotSupported = 801;
-constexpr CUresult kCaptureUnsupported = 900;
-constexpr CUresult kCaptureInvalidated = 901;
-constexpr CUresult kCaptureUnmatched = 903;
-
-struct Launch {
+// The driver's handles are pointers to these types, which cuda_driver_api.h declares and
+// the fake defines: every function then has exactly the type relaxc calls it through.
+namespace relaxc::runtime {
+struct FakeLaunch {
   std::string kernel;
   unsigned grid_x = 0, block_x = 0;
   std::vector<uint64_t> params;  // each parameter's value, widened
 };
-
-struct Stream {
+struct CUstream_st {
   bool capturing = false;
   bool invalidated = false;
-  std::vector<Launch> captured;
+  std::vector<FakeLaunch> captured;
 };
-
-struct Graph {
-  std::vector<Launch> launches;
+struct CUgraph_st {
+  std::vector<FakeLaunch> launches;
 };
-
-struct Module {
+struct CUgraphExec_st {
+  std::vector<FakeLaunch> launches;
+};
+struct CUmod_st {
   std::string ptx;
 };
-
-struct Function {
+struct CUfunc_st {
   std::string name;
 };
+struct CUevent_st {};
+struct CUctx_st {};
+}  // namespace relaxc::runtime
 
-}  // namespace
+using namespace relaxc::runtime;  // NOLINT(google-build-using-namespace): the API's types
 
 namespace {
+
+constexpr CUresult kSuccess = CUDA_SUCCESS;
+constexpr CUresult kInvalidValue = CUDA_ERROR_INVALID_VALUE;
+constexpr CUresult kOutOfMemory = CUDA_ERROR_OUT_OF_MEMORY;
+constexpr auto kInvalidHandle = static_cast<CUresult>(400);
+constexpr CUresult kNotFound = CUDA_ERROR_NOT_FOUND;
+constexpr auto kIllegalAddress = static_cast<CUresult>(700);
+constexpr auto kNotSupported = static_cast<CUresult>(801);
+constexpr auto kCaptureUnsupported = static_cast<CUresult>(900);
+constexpr auto kCaptureInvalidated = static_cast<CUresult>(901);
+constexpr auto kCaptureUnmatched = static_cast<CUresult>(903);
 
 RelaxcFakeCudaCounts counts{};
 bool fail_instantiation = false;
 std::map<uint64_t, size_t> allocations;  // live: address to size
-std::set<uint64_t> freed;                // kept, never reused
+std::vector<void*> freed;                // kept, never reused (tests/lsan_suppressions.txt)
 
 // The parameters of each kernel the fake runs: buffers (device addresses), then scalars.
 struct Param {
@@ -95,7 +98,7 @@ bool live(uint64_t address) {
   return address < it->first + std::max<size_t>(it->second, 1);
 }
 
-CUresult run(const Launch& launch) {
+CUresult run(const FakeLaunch& launch) {
   for (size_t i = 0; i < launch.params.size(); ++i) {
     if (kernel_params().at(launch.kernel)[i].buffer && !live(launch.params[i])) {
       return kIllegalAddress;
@@ -118,8 +121,7 @@ CUresult run(const Launch& launch) {
   return kSuccess;
 }
 
-CUresult copy_on(void* stream, void* dst, const void* src, size_t bytes) {
-  auto* s = static_cast<Stream*>(stream);
+CUresult copy_on(CUstream s, void* dst, const void* src, size_t bytes) {
   if (s != nullptr && s->capturing) {
     s->invalidated = true;
     return kCaptureUnsupported;
@@ -128,8 +130,7 @@ CUresult copy_on(void* stream, void* dst, const void* src, size_t bytes) {
   return kSuccess;
 }
 
-CUresult wait_on(void* stream) {
-  auto* s = static_cast<Stream*>(stream);
+CUresult wait_on(CUstream s) {
   if (s != nullptr && s->capturing) {
     s->invalidated = true;
     return kCaptureUnsupported;
@@ -174,16 +175,16 @@ CUresult cuDeviceGetCount(int* count) {
   *count = 1;
   return kSuccess;
 }
-CUresult cuDeviceGet(int* device, int ordinal) {
+CUresult cuDeviceGet(CUdevice* device, int ordinal) {
   if (ordinal != 0) return kInvalidValue;
   *device = 0;
   return kSuccess;
 }
-CUresult cuDeviceGetName(char* name, int length, int) {
+CUresult cuDeviceGetName(char* name, int length, CUdevice) {
   std::strncpy(name, "relaxc fake CUDA device", static_cast<size_t>(length));
   return kSuccess;
 }
-CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
+CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice) {
   static const std::map<int, int> attributes = {{1, 1024},       {2, 1024},  {3, 1024},  {4, 64},
                                                 {5, 2147483647}, {6, 65535}, {7, 65535}, {8, 49152},
                                                 {10, 32},        {18, 0},    {75, 9},    {76, 0}};
@@ -192,59 +193,59 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
   *value = it->second;
   return kSuccess;
 }
-CUresult cuDevicePrimaryCtxRetain(void** context, int) {
-  static int the_context = 0;
+CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice) {
+  static CUctx_st the_context;
   *context = &the_context;
   return kSuccess;
 }
-CUresult cuDevicePrimaryCtxRelease(int) { return kSuccess; }
-CUresult cuCtxPushCurrent(void*) { return kSuccess; }
-CUresult cuCtxPopCurrent(void** context) {
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { return kSuccess; }
+CUresult cuCtxPushCurrent(CUcontext) { return kSuccess; }
+CUresult cuCtxPopCurrent(CUcontext* context) {
   if (context != nullptr) *context = nullptr;
   return kSuccess;
 }
 
-CUresult cuStreamCreate(void** stream, unsigned) {
-  *stream = new Stream();
+CUresult cuStreamCreate(CUstream* stream, unsigned) {
+  *stream = new CUstream_st();
   return kSuccess;
 }
-CUresult cuStreamDestroy(void* stream) {
-  delete static_cast<Stream*>(stream);
+CUresult cuStreamDestroy(CUstream stream) {
+  delete stream;
   return kSuccess;
 }
-CUresult cuStreamQuery(void* stream) { return wait_on(stream); }
-CUresult cuStreamSynchronize(void* stream) { return wait_on(stream); }
+CUresult cuStreamQuery(CUstream stream) { return wait_on(stream); }
+CUresult cuStreamSynchronize(CUstream stream) { return wait_on(stream); }
 
-CUresult cuEventCreate(void** event, unsigned) {
-  *event = new int(0);
+CUresult cuEventCreate(CUevent* event, unsigned) {
+  *event = new CUevent_st();
   return kSuccess;
 }
-CUresult cuEventDestroy(void* event) {
-  delete static_cast<int*>(event);
+CUresult cuEventDestroy(CUevent event) {
+  delete event;
   return kSuccess;
 }
-CUresult cuEventRecord(void*, void* stream) { return wait_on(stream); }
-CUresult cuEventQuery(void*) { return kSuccess; }
-CUresult cuEventSynchronize(void*) { return kSuccess; }
-CUresult cuEventElapsedTime(float* milliseconds, void*, void*) {
+CUresult cuEventRecord(CUevent, CUstream stream) { return wait_on(stream); }
+CUresult cuEventQuery(CUevent) { return kSuccess; }
+CUresult cuEventSynchronize(CUevent) { return kSuccess; }
+CUresult cuEventElapsedTime(float* milliseconds, CUevent, CUevent) {
   *milliseconds = 0.001f;
   return kSuccess;
 }
 
-CUresult cuMemAlloc(uint64_t* address, size_t bytes) {
+CUresult cuMemAlloc(CUdeviceptr* address, size_t bytes) {
   void* memory = std::malloc(bytes);
   if (memory == nullptr) return kOutOfMemory;
-  *address = reinterpret_cast<uint64_t>(memory);
+  *address = reinterpret_cast<CUdeviceptr>(memory);
   allocations.emplace(*address, bytes);
   counts.live_allocations = allocations.size();
   return kSuccess;
 }
-CUresult cuMemFree(uint64_t address) {
+CUresult cuMemFree(CUdeviceptr address) {
   auto it = allocations.find(address);
   if (it == allocations.end()) return kInvalidValue;
   std::memset(reinterpret_cast<void*>(address), 0xff, it->second);  // NaNs
   allocations.erase(it);
-  freed.insert(address);
+  freed.push_back(reinterpret_cast<void*>(address));
   counts.live_allocations = allocations.size();
   return kSuccess;
 }
@@ -256,57 +257,56 @@ CUresult cuMemFreeHost(void* memory) {
   std::free(memory);
   return kSuccess;
 }
-CUresult cuMemcpyHtoDAsync(uint64_t dst, const void* src, size_t bytes, void* stream) {
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void* src, size_t bytes, CUstream stream) {
   return copy_on(stream, reinterpret_cast<void*>(dst), src, bytes);
 }
-CUresult cuMemcpyDtoHAsync(void* dst, uint64_t src, size_t bytes, void* stream) {
+CUresult cuMemcpyDtoHAsync(void* dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   return copy_on(stream, dst, reinterpret_cast<const void*>(src), bytes);
 }
-CUresult cuMemcpyDtoDAsync(uint64_t dst, uint64_t src, size_t bytes, void* stream) {
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   return copy_on(stream, reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
 }
 
-CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned, int*, void**) {
-  *module = new Module{static_cast<const char*>(image)};
+CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned, CUjit_option*, void**) {
+  *module = new CUmod_st{static_cast<const char*>(image)};
   return kSuccess;
 }
-CUresult cuModuleUnload(void* module) {
-  delete static_cast<Module*>(module);
+CUresult cuModuleUnload(CUmodule module) {
+  delete module;
   return kSuccess;
 }
-CUresult cuModuleGetFunction(void** function, void* module, const char* name) {
-  const std::string& ptx = static_cast<Module*>(module)->ptx;
+CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
+  const std::string& ptx = module->ptx;
   if (kernel_params().count(name) == 0 ||
       ptx.find(std::string(".entry ") + name) == std::string::npos) {
     return kNotFound;
   }
   // One Function per name, kept for the process (as a module's functions are).
-  static std::map<std::string, std::unique_ptr<Function>> functions;
-  std::unique_ptr<Function>& slot = functions[name];
-  if (!slot) slot = std::make_unique<Function>(Function{name});
+  static std::map<std::string, std::unique_ptr<CUfunc_st>> functions;
+  std::unique_ptr<CUfunc_st>& slot = functions[name];
+  if (!slot) slot = std::make_unique<CUfunc_st>(CUfunc_st{name});
   *function = slot.get();
   return kSuccess;
 }
-CUresult cuFuncGetAttribute(int* value, int attribute, void*) {
+CUresult cuFuncGetAttribute(int* value, CUfunction_attribute attribute, CUfunction) {
   static const std::map<int, int> attributes = {{0, 1024}, {1, 0}, {4, 16}};
   auto it = attributes.find(attribute);
   if (it == attributes.end()) return kInvalidValue;
   *value = it->second;
   return kSuccess;
 }
-CUresult cuLaunchKernel(void* function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
-                        unsigned block_x, unsigned block_y, unsigned block_z, unsigned,
-                        void* stream, void** params, void**) {
+CUresult cuLaunchKernel(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                        unsigned block_x, unsigned block_y, unsigned block_z, unsigned, CUstream s,
+                        void** params, void**) {
   if (function == nullptr || grid_y != 1 || grid_z != 1 || block_y != 1 || block_z != 1) {
     return kInvalidValue;  // the fake's kernels are one-dimensional
   }
-  Launch launch{static_cast<Function*>(function)->name, grid_x, block_x, {}};
+  FakeLaunch launch{function->name, grid_x, block_x, {}};
   for (size_t i = 0; i < kernel_params().at(launch.kernel).size(); ++i) {
     uint64_t value = 0;
     std::memcpy(&value, params[i], kernel_params().at(launch.kernel)[i].bytes);  // read at launch
     launch.params.push_back(value);
   }
-  auto* s = static_cast<Stream*>(stream);
   if (s != nullptr && s->capturing) {
     s->captured.push_back(std::move(launch));
     counts.kernels_captured += 1;
@@ -316,44 +316,44 @@ CUresult cuLaunchKernel(void* function, unsigned grid_x, unsigned grid_y, unsign
   return run(launch);
 }
 
-CUresult cuStreamBeginCapture(void* stream, int mode) {
-  auto* s = static_cast<Stream*>(stream);
-  if (s == nullptr || s->capturing || mode != 1) return kInvalidValue;
-  *s = Stream{true, false, {}};
+CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) {
+  if (s == nullptr || s->capturing || mode != CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) {
+    return kInvalidValue;
+  }
+  *s = CUstream_st{true, false, {}};
   return kSuccess;
 }
-CUresult cuStreamEndCapture(void* stream, void** graph) {
-  auto* s = static_cast<Stream*>(stream);
+CUresult cuStreamEndCapture(CUstream s, CUgraph* graph) {
   if (s == nullptr || !s->capturing) return kCaptureUnmatched;
   bool invalidated = s->invalidated;
-  *graph = invalidated ? nullptr : new Graph{std::move(s->captured)};
-  *s = Stream{};
+  *graph = invalidated ? nullptr : new CUgraph_st{std::move(s->captured)};
+  *s = CUstream_st{};
   return invalidated ? kCaptureInvalidated : kSuccess;
 }
-CUresult cuGraphInstantiateWithFlags(void** exec, void* graph, unsigned long long) {  // NOLINT
+CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph,
+                                     unsigned long long) {  // NOLINT(google-runtime-int)
   if (fail_instantiation) return kNotSupported;
-  *exec = new Graph(*static_cast<Graph*>(graph));
+  *exec = new CUgraphExec_st{graph->launches};
   counts.graphs_instantiated += 1;
   counts.live_graph_execs += 1;
   return kSuccess;
 }
-CUresult cuGraphLaunch(void* exec, void* stream) {
-  auto* s = static_cast<Stream*>(stream);
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream s) {
   if (exec == nullptr) return kInvalidHandle;
   if (s != nullptr && s->capturing) return kCaptureUnsupported;
   counts.graph_launches += 1;
-  for (const Launch& launch : static_cast<Graph*>(exec)->launches) {
+  for (const FakeLaunch& launch : exec->launches) {
     if (CUresult result = run(launch); result != kSuccess) return result;
   }
   return kSuccess;
 }
-CUresult cuGraphExecDestroy(void* exec) {
-  delete static_cast<Graph*>(exec);
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  delete exec;
   counts.live_graph_execs -= 1;
   return kSuccess;
 }
-CUresult cuGraphDestroy(void* graph) {
-  delete static_cast<Graph*>(graph);
+CUresult cuGraphDestroy(CUgraph graph) {
+  delete graph;
   return kSuccess;
 }
 
