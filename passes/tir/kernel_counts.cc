@@ -12,9 +12,10 @@
 // group's iterations exactly once, as a split's outer * inner + inner does) counts
 // min(bound, product); a group of constant trip counts (thread indices) small enough is
 // enumerated with the guards evaluated at each point (an else branch is guarded by the
-// negated condition). A blockIdx loop and the grid-stride loop that split-host-device
-// gives it are one loop of the grid's extent. Anything else counts every iteration and
-// marks the launch an upper bound. The sums are simplified with ir/arith.
+// negated condition; so are the two values of tir.if_then_else). A blockIdx loop and the
+// grid-stride loop that split-host-device gives it are one loop of the grid's extent. Anything else
+// counts every iteration and marks the launch an upper bound. The sums are simplified with
+// ir/arith.
 #include "passes/tir/kernel_counts.h"
 
 #include <algorithm>
@@ -221,6 +222,28 @@ class LaunchCounter : public Visitor {
     multiplier_.reset();
   }
 
+  // Each value of tir.if_then_else counts under its condition, as an IfThenElse's
+  // branches do; a vector condition (lanes that differ) counts both values.
+  void visit_if_then_else(const CallNode& node) {
+    const PrimExpr& condition = node.args[0];
+    if (condition->dtype.lanes() != 1) {
+      out_.upper_bound = true;
+      Visitor::visit_node(&node);
+      return;
+    }
+    visit(condition);
+    const size_t depth = guards_.size();
+    split_conjuncts(condition, guards_);
+    multiplier_.reset();
+    visit(node.args[1]);
+    guards_.resize(depth);
+    guards_.push_back(logical_not(condition));
+    multiplier_.reset();
+    visit(node.args[2]);
+    guards_.resize(depth);
+    multiplier_.reset();
+  }
+
   void visit_node(const SelectNode* node) override {
     out_.upper_bound = true;  // both values are counted
     Visitor::visit_node(node);
@@ -257,7 +280,8 @@ class LaunchCounter : public Visitor {
       add(out_.flops, node->dtype.lanes());
     }
     if (intrinsic != nullptr && intrinsic->name == "tir.if_then_else") {
-      out_.upper_bound = true;  // both values are counted
+      visit_if_then_else(*node);
+      return;
     }
     Visitor::visit_node(node);
   }

@@ -724,5 +724,58 @@ TEST(GpuRuleConv, PtxAssemblesWithoutSpills) {
   }
 }
 
+// MobileNetV2's first expansion: a 1x1 convolution from 16 to 96 channels over 112 x 112
+// pixels with a bias and relu6. 96 is not a multiple of the 64-channel tile: the tiles are
+// padded (pad_einsum) rather than guarded, and the epilogue is one loop over the register
+// tile, so no value is held twice. (Guarded, it took 255 registers and spilled.)
+TEST(GpuRuleConv, TailTilesArePaddedAndDoNotSpill) {
+  PrimFunc f = parse_func(R"(
+        X = T.match_buffer(var_X, (1, 16, 112, 112))
+        W = T.match_buffer(var_W, (96, 16, 1, 1))
+        bias = T.match_buffer(var_bias, (1, 96, 1, 1))
+        D = T.match_buffer(var_D, (1, 96, 112, 112))
+        C = T.alloc_buffer((1, 96, 112, 112))
+        E = T.alloc_buffer((1, 96, 112, 112))
+        for b, o, y, x, rc, ry, rx in T.grid(1, 96, 112, 112, 16, 1, 1):
+            with T.block("conv"):
+                vb, vo, vy, vx, vc, vry, vrx = T.axis.remap("SSSSRRR", [b, o, y, x, rc, ry, rx])
+                with T.init():
+                    C[vb, vo, vy, vx] = T.float32(0)
+                C[vb, vo, vy, vx] = C[vb, vo, vy, vx] + X[vb, vc, vy + vry, vx + vrx] * W[vo, vc, vry, vrx]
+        for b, o, y, x in T.grid(1, 96, 112, 112):
+            with T.block("E"):
+                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
+                E[vb, vo, vy, vx] = T.max(C[vb, vo, vy, vx] + bias[0, vo, 0, 0], T.float32(0))
+        for b, o, y, x in T.grid(1, 96, 112, 112):
+            with T.block("D"):
+                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
+                D[vb, vo, vy, vx] = T.min(E[vb, vo, vy, vx], T.float32(6))
+)",
+                          kConvSignature);
+  for (int arch : {80, 90}) {
+    const Target target = cuda_target(arch);
+    LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(f, target), "f", target);
+    ASSERT_EQ(lowered.launches.size(), 1u);
+    // The k loop: no guard, 4 FMAs per shared load.
+    KLoopCounts counts = count_k_loop(lowered.launches[0].kernel.func);
+    EXPECT_GE(counts.fmas, 4 * counts.shared_loads);
+    // 2 x 196 thread blocks; each copies 2 k steps of a 64 x 8 weight tile, of which the
+    // second row of blocks reads 32 rows, and an 8 x 64 pixel tile; the bias is read
+    // once per output.
+    FuncCounts traffic = count_lowered(lowered);
+    const int64_t outputs = 96 * 112 * 112;
+    EXPECT_TRUE(is_const_int(traffic.launches[0].bytes_read,
+                             196 * 2 * ((64 + 32) * 8 + 2 * 8 * 64) * 4 + outputs * 4))
+        << text::print_node(traffic.launches[0].bytes_read);
+    std::string ptxas = testing::find_ptxas();
+    if (ptxas.empty()) continue;
+    std::string ptx = codegen::codegen_ptx(lowered.launches[0].kernel, target).ptx;
+    testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
+    ASSERT_TRUE(result.ok) << result.messages;
+    EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos)
+        << result.messages;
+  }
+}
+
 }  // namespace
 }  // namespace relaxc::tir

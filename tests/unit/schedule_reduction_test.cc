@@ -1,6 +1,6 @@
-// Tests of the decompose_reduction, rfactor and set_scope schedule primitives: the scheduled
-// functions against expected TIR text, their results on the reference interpreter
-// against the original functions, and every refusal's message.
+// Tests of the decompose_reduction, rfactor, set_scope and pad_einsum schedule primitives: the
+// scheduled functions against expected TIR text, their results on the reference interpreter against
+// the original functions, and every refusal's message.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -277,6 +277,173 @@ TEST(ScheduleSetScope, Refusals) {
       s, [&] { s.set_scope(s.get_block("S"), 0, "texture"); },
       "set_scope: unknown storage scope 'texture' (expected \"shared\", \"local\" or "
       "\"global\")");
+}
+
+// C[m, n] = A[m, k] @ B[k, n] over 30 x 20 x 7, and over a symbolic m.
+std::string matmul_source(const std::string& rows) {
+  return R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, var_B: T.handle, var_C: T.handle):
+        m = T.int64()
+        A = T.match_buffer(var_A, ()" +
+         rows + R"(, 7))
+        B = T.match_buffer(var_B, (7, 20))
+        C = T.match_buffer(var_C, ()" +
+         rows + R"(, 20))
+        for i, j, k in T.grid()" +
+         rows + R"(, 20, 7):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+}
+
+TEST(SchedulePadEinsum, PadsTheOperandsAndCropsTheResult) {
+  tir::Schedule s(parse_func(matmul_source("30")));
+  tir::PaddedEinsum padded = s.pad_einsum(s.get_block("C"), {8, 8, 4});
+  ASSERT_EQ(padded.inputs.size(), 2u);
+  EXPECT_EQ(padded.inputs[0].name, "A_pad");
+  EXPECT_EQ(padded.inputs[1].name, "B_pad");
+  ASSERT_TRUE(padded.output.has_value());
+  EXPECT_EQ(padded.output->name, "C_crop");
+  // 30, 20 and 7 rounded up to 32, 24 and 8; zeros past A's and B's ends.
+  expect_func(s.func(), R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((30, 7)), B: T.Buffer((7, 20)), C: T.Buffer((30, 20))):
+        C_pad = T.alloc_buffer((32, 24))
+        A_pad = T.alloc_buffer((32, 8))
+        B_pad = T.alloc_buffer((8, 24))
+        for ax0, ax1 in T.grid(32, 8):
+            with T.block("A_pad"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v0, v1])
+                T.writes(A_pad[v0, v1])
+                A_pad[v0, v1] = T.if_then_else(v0 < 30 and v1 < 7, A[v0, v1], T.float32(0))
+        for ax0, ax1 in T.grid(8, 24):
+            with T.block("B_pad"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(B[v0, v1])
+                T.writes(B_pad[v0, v1])
+                B_pad[v0, v1] = T.if_then_else(v0 < 7 and v1 < 20, B[v0, v1], T.float32(0))
+        for i, j, k in T.grid(32, 24, 8):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A_pad[vi, vk], B_pad[vk, vj])
+                T.writes(C_pad[vi, vj])
+                with T.init():
+                    C_pad[vi, vj] = T.float32(0)
+                C_pad[vi, vj] = C_pad[vi, vj] + A_pad[vi, vk] * B_pad[vk, vj]
+        for ax0, ax1 in T.grid(30, 20):
+            with T.block("C_crop"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(C_pad[v0, v1])
+                T.writes(C[v0, v1])
+                C[v0, v1] = C_pad[v0, v1]
+)");
+  testing::expect_same_results(parse_func(matmul_source("30")), s.func(),
+                               {{30, 7}, {7, 20}, {30, 20}}, 3);
+}
+
+// A symbolic extent pads to (m + 7) // 8 * 8 (in int64); a factor that divides the extent (20 by 4)
+// leaves it alone, and so does a factor of 1.
+TEST(SchedulePadEinsum, SymbolicRows) {
+  tir::Schedule s(parse_func(matmul_source("m")));
+  tir::PaddedEinsum padded = s.pad_einsum(s.get_block("C"), {8, 4, 1});
+  ASSERT_EQ(padded.inputs.size(), 1u);
+  EXPECT_EQ(padded.inputs[0].name, "A_pad");
+  tir::Buffer a_pad = s.get_block_realize(s.get_block("A_pad"))->block->writes[0]->buffer;
+  EXPECT_EQ(text::print_node(a_pad->shape[0]), "(m + T.int64(7)) // T.int64(8) * T.int64(8)");
+  EXPECT_TRUE(tir::is_const_int(a_pad->shape[1], 7));
+  for (int64_t m : {1, 8, 13}) {
+    testing::expect_same_results(parse_func(matmul_source("m")), s.func(),
+                                 {{m, 7}, {7, 20}, {m, 20}}, 5);
+  }
+}
+
+TEST(SchedulePadEinsum, ExtentsTheFactorsDivideAreLeftAlone) {
+  tir::Schedule s(parse_func(matmul_source("30")));
+  tir::PrimFunc before = s.func();
+  tir::PaddedEinsum padded = s.pad_einsum(s.get_block("C"), {5, 4, 7});
+  EXPECT_TRUE(padded.inputs.empty());
+  EXPECT_FALSE(padded.output.has_value());
+  EXPECT_TRUE(s.func().same_as(before));
+}
+
+TEST(SchedulePadEinsum, Refusals) {
+  tir::Schedule s(parse_func(matmul_source("30")));
+  expect_refused(
+      s,
+      [&] {
+        s.pad_einsum(s.get_block("C"), {8, 8});
+      },
+      "pad_einsum: block 'C' has 3 iteration variables; 2 padding factors were given");
+  expect_refused(
+      s,
+      [&] {
+        s.pad_einsum(s.get_block("C"), {8, 0, 1});
+      },
+      "pad_einsum: padding factor 0 of iteration variable 'vj' of block 'C' is not positive");
+  expect_refused(
+      s, [&] { s.pad_einsum(tir::BlockRef{"D"}, {1}); },
+      "pad_einsum: no block named 'D' in the function");
+  tir::Schedule split(parse_func(matmul_source("30")));
+  split.split(loop_named(split, "C", "i"), {tir::PrimExpr(), tir::int_imm(DataType::Int(64), 8)});
+  expect_refused(
+      split,
+      [&] {
+        split.pad_einsum(split.get_block("C"), {8, 8, 4});
+      },
+      "pad_einsum: block 'C' is not one store alone in a perfect loop nest whose loops, from 0 "
+      "and unpredicated, bind its iteration variables in order");
+  // Padding k of a maximum would add maxima with 0.
+  tir::Schedule row_max(parse_func(kRowMax));
+  expect_refused(
+      row_max,
+      [&] {
+        row_max.pad_einsum(row_max.get_block("M"), {1, 48});
+      },
+      "pad_einsum: block 'M' would add terms over padded reduction variable 'vk'; that keeps "
+      "its result only for C = C + x * y * ... with an init of 0 and every factor a load that "
+      "reads the variable");
+  // A strided window: the padded row would read past the image.
+  tir::Schedule window(parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(X: T.Buffer((9,)), W: T.Buffer((3,)), Y: T.Buffer((7,))):
+        for i, r in T.grid(7, 3):
+            with T.block("Y"):
+                vi, vr = T.axis.remap("SR", [i, r])
+                with T.init():
+                    Y[vi] = T.float32(0)
+                Y[vi] = Y[vi] + X[vi + vr] * W[vr]
+)"));
+  expect_refused(
+      window,
+      [&] {
+        window.pad_einsum(window.get_block("Y"), {4, 1});
+      },
+      "pad_einsum: block 'Y' indexes 'X' by vi + vr, which uses padded iteration variable "
+      "'vi' but is not that variable");
+  // A buffer longer than the loop over it.
+  tir::Schedule longer(parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(X: T.Buffer((9,)), Y: T.Buffer((7,))):
+        for i in range(7):
+            with T.block("Y"):
+                vi = T.axis.spatial(7, i)
+                Y[vi] = X[vi]
+)"));
+  expect_refused(
+      longer, [&] { longer.pad_einsum(longer.get_block("Y"), {4}); },
+      "pad_einsum: block 'Y' indexes dimension 0 of 'X' (extent 9) by iteration variable 'vi' "
+      "over 7; padding needs them equal");
 }
 
 }  // namespace

@@ -23,7 +23,10 @@
 // the batch), and the write-back block C[..] = sum_s P[s, ..] gets a kernel of its own:
 // one thread per output, 128 to a thread block, the S partials summed serially (adjacent
 // threads read adjacent partials), then the epilogue on the sum in registers.
-// Symbolic M, N, K work through split's tail guards. The tile is the larger of 128 x 128
+// Before the tiling, the epilogue's blocks are folded into its last (compute_inline), and
+// a constant M, N or K that its tile does not divide is padded to a multiple of it
+// (pad_einsum; pad_to_tiles below), so that only the epilogue's global accesses are
+// guarded. Symbolic M, N, K work through split's tail guards. The tile is the larger of 128 x 128
 // (256 threads) and 64 x 64 (64 threads), both with 8 x 8 outputs per thread and k steps
 // of 8, that the target allows (the mobile profile's 128 threads: 64 x 64; the shared
 // tiles take at most 8 KiB in float32) and that a constant extent does not undercut;
@@ -144,6 +147,59 @@ void schedule_split_k_sum(Schedule& s, const BlockRef& sum,
   }
 }
 
+// Folds every epilogue block but the last into the last (compute_inline): one loop over
+// the register tile then computes and stores each output, so that the values of one
+// stage are not all live while the next stage starts.
+void inline_epilogue(Schedule& s, MatmulMatch& m) {
+  if (m.epilogue.size() < 2) return;
+  for (size_t e = 0; e + 1 < m.epilogue.size(); ++e) s.compute_inline(s.get_block(m.epilogue[e]));
+  m.epilogue = {m.epilogue.back()};
+}
+
+// Pads the constant rows, columns and depth of the matmul `mm` (the matmul itself, or
+// split-K's partial products) that its tiles do not divide up to multiples of them
+// (pad_einsum), so that the thread block's loops need no tail guards: the shared tiles
+// are filled with zeros past the operands' ends, every thread computes its whole register
+// tile, and only the epilogue's global reads and writes are guarded. (Guarded, the
+// register copies of the shared tiles are loads that LLVM cannot take out of their
+// guards: both values stay live, and a 1x1 convolution of 96 channels spilled.) `m` is
+// updated to the padded operands. The padded result is cropped where it is read: by the
+// epilogue, by split-K's sum of the partial products, or by a copy that becomes the
+// epilogue. Returns the blocks that fill the padded operands, for compute_inline once
+// their tiles are copied.
+std::vector<BlockRef> pad_to_tiles(Schedule& s, const BlockRef& mm, const Block& matmul,
+                                   MatmulMatch& m, const MatmulTiles& t) {
+  auto factor = [](const PrimExpr& extent, int64_t tile) {
+    const int64_t* e = as_const_int(extent);
+    return e != nullptr && *e % tile != 0 ? tile : 1;
+  };
+  const std::vector<IterVar>& iters = s.get_block_realize(mm)->block->iter_vars;
+  std::vector<int64_t> padding(iters.size(), 1);
+  for (size_t d = 0; d < iters.size(); ++d) {
+    if (iters[d].same_as(matmul->iter_vars[m.i])) padding[d] = factor(m.rows, t.bm);
+    if (iters[d].same_as(matmul->iter_vars[m.j])) padding[d] = factor(m.cols, t.bn);
+    if (iters[d].same_as(matmul->iter_vars[m.k])) padding[d] = factor(m.depth, t.bk);
+  }
+  PaddedEinsum padded = s.pad_einsum(mm, padding);
+  auto padded_operand = [&](const Buffer& operand) {
+    for (const BlockRef& pad : padded.inputs) {
+      const Block& fill = s.get_block_realize(pad)->block;
+      if (fill->reads[0]->buffer.same_as(operand)) return fill->writes[0]->buffer;
+    }
+    return operand;
+  };
+  m.a = padded_operand(m.a);
+  m.b = padded_operand(m.b);
+  if (padded.output) {
+    if (mm.name == m.block && m.epilogue.empty()) {
+      m.epilogue.push_back(padded.output->name);
+    } else {
+      s.compute_inline(*padded.output);
+    }
+  }
+  return padded.inputs;
+}
+
 }  // namespace
 
 std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Target& target) {
@@ -191,9 +247,12 @@ std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Targe
   return chosen;
 }
 
-PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const MatmulTiles& t) {
+PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const MatmulTiles& t) {
   Schedule s(func);
+  MatmulMatch m = match;
+  inline_epilogue(s, m);
   BlockRef mm = s.get_block(m.block);
+  const Block matmul = s.get_block_realize(mm)->block;
   std::vector<LoopRef> loops = s.get_loops(mm);
   auto c = [&](const LoopRef& l, int64_t v) { return index_const(l.var, v); };
   std::vector<LoopRef> batch;
@@ -206,6 +265,7 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const Matmu
     batch.push_back(parts[0]);
     reduction = parts[1];
   }
+  std::vector<BlockRef> pads = pad_to_tiles(s, mm, matmul, m, t);
   set_intermediates_scope(s, m, "local");
   std::vector<LoopRef> i =
       s.split(loops[m.i], {PrimExpr(), c(loops[m.i], t.bm / t.tm), c(loops[m.i], t.tm)});
@@ -248,6 +308,8 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& m, const Matmu
     unroll_all(s, loops_below(s, block, thread));
   }
   unroll_all(s, {k[1], i[2], j[2]});
+  // The padded operands are read in the copies of their tiles.
+  for (const BlockRef& pad : pads) s.compute_inline(pad);
   return s.func();
 }
 

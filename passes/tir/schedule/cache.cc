@@ -85,58 +85,6 @@ size_t root_stmt_of(const CacheSite& site, const BlockRealize& realize) {
   return 0;
 }
 
-// A name starting with `base` that no block or buffer of `func` has.
-std::string unique_name(const PrimFunc& func, const std::string& base) {
-  std::unordered_set<std::string> taken;
-  for (const auto& [param, buffer] : func->buffer_map) taken.insert(buffer->name);
-  for (const BlockRealize& r : blocks_under(func->body)) {
-    taken.insert(r->block->name);
-    for (const Buffer& b : r->block->alloc_buffers) taken.insert(b->name);
-  }
-  std::string name = base;
-  for (int suffix = 1; taken.count(name) != 0; ++suffix) {
-    name = base + "_" + std::to_string(suffix);
-  }
-  return name;
-}
-
-// A block named `name` that copies all of `src` into `dst` (same shape), in its loops.
-Stmt copy_nest(const std::string& name, const Buffer& src, const Buffer& dst) {
-  std::vector<Var> loop_vars;
-  std::vector<IterVar> iter_vars;
-  std::vector<PrimExpr> indices;
-  std::vector<Range> point;
-  for (size_t d = 0; d < src->shape.size(); ++d) {
-    DataType dtype = src->shape[d]->dtype;
-    loop_vars.push_back(var("ax" + std::to_string(d), dtype));
-    auto* iv = make_node<IterVarNode>();
-    iv->var = var("v" + std::to_string(d), dtype);
-    iv->dom = range(int_imm(dtype, 0), src->shape[d]);
-    iv->kind = IterKind::Spatial;
-    iter_vars.emplace_back(iv);
-    indices.push_back(iv->var);
-    point.push_back(range(iv->var, int_imm(dtype, 1)));
-  }
-  auto region_of = [&](const Buffer& b) {
-    auto* r = make_node<BufferRegionNode>();
-    r->buffer = b;
-    r->region = point;
-    return BufferRegion(r);
-  };
-  auto* block = make_node<BlockNode>();
-  block->name = name;
-  block->iter_vars = iter_vars;
-  block->reads = {region_of(src)};
-  block->writes = {region_of(dst)};
-  block->body = buffer_store(dst, buffer_load(src, indices), indices);
-  Stmt nest = block_realize({loop_vars.begin(), loop_vars.end()}, PrimExpr(), Block(block));
-  for (size_t d = src->shape.size(); d-- > 0;) {
-    DataType dtype = src->shape[d]->dtype;
-    nest = for_loop(loop_vars[d], int_imm(dtype, 0), src->shape[d], ForKind::Serial, nest);
-  }
-  return nest;
-}
-
 // `func` with `realize` replaced by `new_realize`, `nest` inserted into the root body at
 // `position`, and `buffer` allocated by the root block.
 PrimFunc rebuild(const PrimFunc& func, const CacheSite& site, const Stmt& new_realize,
@@ -240,7 +188,7 @@ BlockRef Schedule::cache_read(const BlockRef& block, int read_index, const std::
   std::string name = unique_name(func_, source->name + "_" + scope);
   Buffer cache = buffer(name, source->dtype, source->shape, scope, source->span);
   BufferReplacer redirect(source, cache);
-  Stmt nest = copy_nest(name, source, cache);
+  Stmt nest = copy_nest(name, source, cache, source->shape);
   func_ = rebuild(func_, site, with_block(site.realize, redirect.mutate(target)), nest, position,
                   cache);
   for (const BlockRef& consumer : consumers) {
@@ -286,7 +234,7 @@ BlockRef Schedule::cache_write(const BlockRef& block, int write_index, const std
   std::string name = unique_name(func_, dest->name + "_" + scope);
   Buffer cache = buffer(name, dest->dtype, dest->shape, scope, dest->span);
   Block redirected = BufferReplacer(dest, cache).mutate(target);
-  Stmt nest = copy_nest(name, cache, dest);
+  Stmt nest = copy_nest(name, cache, dest, dest->shape);
   func_ =
       rebuild(func_, site, with_block(site.realize, redirected), nest, site.root_stmt + 1, cache);
   return BlockRef{name};

@@ -12,6 +12,8 @@
 // reduction loop cannot be bound to blockIdx, a producer is not found, ...); the
 // schedule is unchanged after a refused request.
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,11 @@ struct LoopRef {
 };
 struct BlockRef {
   std::string name;
+};
+// The blocks pad_einsum adds.
+struct PaddedEinsum {
+  std::vector<BlockRef> inputs;    // each fills the padded copy of a buffer the block reads
+  std::optional<BlockRef> output;  // copies the padded result back, where it is padded
 };
 
 class Schedule {
@@ -102,6 +109,18 @@ class Schedule {
   // counting from the end), computed by the block `<block>_rf` in place of the block and
   // reduced by a new block of the block's name after its loops; returns the first.
   BlockRef rfactor(const LoopRef& loop, int factor_axis);
+  // Rounds the extent of each iteration variable of `block` up to a multiple of its factor
+  // in `padding` (one positive factor per iteration variable; 1 keeps the extent), so that
+  // tiles divide the loops without tail guards (TVM's pad_einsum). `block` must be one
+  // store alone in a perfect loop nest under the root block (a loop from 0 per iteration
+  // variable, bound to it, no predicate) that indexes its buffers by iteration variables
+  // or by expressions of unpadded ones alone; a padded reduction variable needs
+  // C = C + x * y * ... with an init of 0, every factor a load that reads it. Each buffer
+  // X it reads along a padded variable is read from a padded copy X_pad, filled by a new
+  // block `X_pad` before the nest (X inside X's extents, 0 past them); it writes C_pad,
+  // which a new block `C_crop` after the nest copies into C. Returns those blocks; none
+  // where no extent changes.
+  PaddedEinsum pad_einsum(const BlockRef& block, const std::vector<int64_t>& padding);
 
  private:
   PrimFunc func_;

@@ -3,8 +3,12 @@
 #include "passes/tir/schedule/schedule_internal.h"
 
 #include <functional>
+#include <string>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
+#include "ir/tir/block_regions.h"
 #include "ir/tir/functor.h"
 
 namespace relaxc::tir::schedule_internal {
@@ -241,6 +245,53 @@ StmtPath own_nest_path(const StmtPath& path) {
   size_t top = path.size() - 1;
   while (top > 0 && path[top - 1].is<ForNode>()) --top;
   return StmtPath(path.begin(), path.begin() + static_cast<long>(top) + 1);
+}
+
+std::string unique_name(const PrimFunc& func, const std::string& base) {
+  std::unordered_set<std::string> taken;
+  for (const auto& [param, buffer] : func->buffer_map) taken.insert(buffer->name);
+  for (const BlockRealize& r : blocks_under(func->body)) {
+    taken.insert(r->block->name);
+    for (const Buffer& b : r->block->alloc_buffers) taken.insert(b->name);
+  }
+  std::string name = base;
+  for (int suffix = 1; taken.count(name) != 0; ++suffix) {
+    name = base + "_" + std::to_string(suffix);
+  }
+  return name;
+}
+
+Stmt store_nest(const std::string& name, const Buffer& dst, const std::vector<PrimExpr>& shape,
+                const std::function<PrimExpr(const std::vector<PrimExpr>&)>& value) {
+  std::vector<Var> loop_vars;
+  std::vector<PrimExpr> iter_values, indices;
+  auto* block = make_node<BlockNode>();
+  block->name = name;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    DataType dtype = shape[d]->dtype;
+    loop_vars.push_back(var("ax" + std::to_string(d), dtype));
+    iter_values.push_back(loop_vars.back());
+    auto* iv = make_node<IterVarNode>();
+    iv->var = var("v" + std::to_string(d), dtype);
+    iv->dom = range(int_imm(dtype, 0), shape[d]);
+    iv->kind = IterKind::Spatial;
+    block->iter_vars.emplace_back(iv);
+    indices.push_back(iv->var);
+  }
+  block->body = buffer_store(dst, value(indices), indices);
+  complete_block_regions(block, /*reads=*/true, /*writes=*/true);
+  Stmt nest = block_realize(iter_values, PrimExpr(), Block(block));
+  for (size_t d = shape.size(); d-- > 0;) {
+    nest = for_loop(loop_vars[d], int_imm(shape[d]->dtype, 0), shape[d], ForKind::Serial, nest);
+  }
+  return nest;
+}
+
+Stmt copy_nest(const std::string& name, const Buffer& src, const Buffer& dst,
+               const std::vector<PrimExpr>& shape) {
+  return store_nest(name, dst, shape, [&](const std::vector<PrimExpr>& indices) {
+    return buffer_load(src, indices);
+  });
 }
 
 std::string loop_name(const Var& loop_var) { return "loop '" + loop_var->name + "'"; }

@@ -3,6 +3,7 @@
 // legality check asks (which blocks sit under a loop, which iteration variables depend
 // on which loop variables).
 #pragma once
+#include <functional>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -80,6 +81,17 @@ class BufferReplacer : public Mutator {
 // the outermost of the loops directly around it (each the only statement of its
 // parent), or the realize itself. Removing it removes the block with its loops.
 StmtPath own_nest_path(const StmtPath& path);
+
+// A name starting with `base` that no block or buffer of `func` has.
+std::string unique_name(const PrimFunc& func, const std::string& base);
+// A block named `name`, alone in its own loop nest over `shape` (loops ax0, ax1, ..., each
+// bound to a spatial iteration variable v0, v1, ...), that stores `value(v0, v1, ...)` into
+// `dst` at (v0, v1, ...); its regions are derived from its accesses.
+Stmt store_nest(const std::string& name, const Buffer& dst, const std::vector<PrimExpr>& shape,
+                const std::function<PrimExpr(const std::vector<PrimExpr>&)>& value);
+// store_nest copying `src` into `dst` over `shape`.
+Stmt copy_nest(const std::string& name, const Buffer& src, const Buffer& dst,
+               const std::vector<PrimExpr>& shape);
 
 // "loop 'i_0'": how messages name a loop.
 std::string loop_name(const Var& loop_var);

@@ -12,7 +12,7 @@
 # CHECK: if m <= T.int64(4):
 # CHECK: T.thread_binding(64, thread="threadIdx.x")
 # CHECK: else:
-# CHECK: T.writes(X_shared[
+# CHECK: T.writes(X_pad_shared[
 # CHECK-LABEL: def matmul(
 # CHECK: if m <= T.int64(4):
 # CHECK: thread="threadIdx.y"

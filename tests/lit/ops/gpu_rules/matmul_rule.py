@@ -6,12 +6,13 @@
 # RUN: %op_check %s --work %t --input a:m,64:float32 --input w:64,300:float32 --input p:2,m,24:float32 --input q:2,24,70:float32 --input h:m,64:float16 --input g:64,96:float16 --input s:7,4097:float32 --input t:4097,5:float32 --sizes m=1 --sizes m=7 --sizes m=1000 --reference "(a @ w, p @ q, h.astype(np.float32) @ g.astype(np.float32), s @ t)" --rtol 1e-3 --atol 1e-3 | FileCheck %s --check-prefix=OUT
 # OUT: ok: 3 size(s), 12 output(s) match NumPy
 #
-# The scheduled matmuls: shared-memory tiles of A and B, a register tile per thread on a
+# The scheduled matmuls: shared-memory tiles of A and B (300 columns padded to 3 tiles
+# of 128), a register tile per thread on a
 # two-dimensional thread block; the 7 x 5 output is one thread block per element.
 # RUN: %relaxc opt %s --passes=legalize-ops,default-gpu-schedule | FileCheck %s
 # CHECK-LABEL: def matmul(
+# CHECK: T_matmul_pad = T.alloc_buffer((m, T.int64(384)), scope="local")
 # CHECK: x1_shared = T.alloc_buffer((m, T.int64(64)), scope="shared")
-# CHECK: T_matmul_local = T.alloc_buffer((m, T.int64(300)), scope="local")
 # CHECK: thread="blockIdx.y"
 # CHECK: T.thread_binding(T.int64(16), thread="threadIdx.y")
 # CHECK: T.thread_binding(T.int64(16), thread="threadIdx.x")
