@@ -1,8 +1,8 @@
 // relaxc's kernels beside plain hand-written GLSL compute shaders (bench/glsl/, compiled
 // by glslc at build time) for the same operations at the same sizes, on the Vulkan
 // device: an elementwise chain, row softmax, layer_norm, SGEMM, GEMV, a column sum and
-// a 3x3 conv2d. relaxc's kernel is the one kernel function that its pipeline (the default
-// GPU schedule's rules) makes of a one-operator Relax function, launched alone; the
+// a 3x3 conv2d and a depthwise one. relaxc's kernel is the one kernel function that its pipeline
+// (the default GPU schedule's rules) makes of a one-operator Relax function, launched alone; the
 // shader runs with the same inputs. Each pair is checked to agree before it is timed
 // (tests/unit/glsl_shaders_test.cc checks small sizes in CI). Rates: FLOP/s, and bytes/s
 // of compulsory traffic. Without glslc at configure time the GLSL benchmarks skip.
@@ -61,6 +61,8 @@ const bool registered = [] {
                                    {"sgemm", {1024, 1024, 1024}},
                                    {"gemv", {4096, 4096}},
                                    {"conv2d", {1, 64, 56, 56, 64}},
+                                   {"depthwise_conv2d", {1, 96, 56, 56}},
+                                   {"depthwise_conv2d", {1, 32, 112, 112}},
                                    {"softmax", {64, 100}}};
   for (const Case& c : cases) {
     std::string name = "Glsl/" + c.shader + "/";

@@ -387,6 +387,16 @@ const int64_t* as_const_int(const PrimExpr& e) {
   return i != nullptr ? &i->value : nullptr;
 }
 
+void split_conjuncts(const PrimExpr& cond, std::vector<PrimExpr>& out) {
+  if (!cond.defined()) return;
+  if (const auto* a = cond.as<AndNode>()) {
+    split_conjuncts(a->a, out);
+    split_conjuncts(a->b, out);
+  } else if (!is_const_int(cond, 1)) {
+    out.push_back(cond);
+  }
+}
+
 bool is_const_int(const PrimExpr& e, int64_t value) {
   const int64_t* v = as_const_int(e);
   return v != nullptr && *v == value;

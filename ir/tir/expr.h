@@ -183,6 +183,10 @@ PrimExpr call(DataType dtype, std::string op, std::vector<PrimExpr> args, Span s
 // Builds the binary node of kind `kind` (TirAdd ... TirOr).
 PrimExpr binary(NodeKind kind, PrimExpr a, PrimExpr b, Span span = {});
 
+// Appends the conjuncts of `cond` (its operands through nested ands) to `out`, leaving out
+// constant true ones; nothing for an undefined condition.
+void split_conjuncts(const PrimExpr& cond, std::vector<PrimExpr>& out);
+
 // The integer value of an IntImm, or nullptr.
 const int64_t* as_const_int(const PrimExpr& e);
 bool is_const_int(const PrimExpr& e, int64_t value);

@@ -112,15 +112,6 @@ std::optional<int64_t> evaluate(const PrimExpr& e, const Values& values) {
   }
 }
 
-void split_conjuncts(const PrimExpr& e, std::vector<PrimExpr>& out) {
-  if (const auto* a = e.as<AndNode>()) {
-    split_conjuncts(a->a, out);
-    split_conjuncts(a->b, out);
-  } else {
-    out.push_back(e);
-  }
-}
-
 // A loop around the current statement.
 struct Loop {
   const VarNode* var;

@@ -80,17 +80,6 @@ VarSet vars_in(const Ref<Object>& node) {
   return vars;
 }
 
-// The conjuncts of a condition.
-void split_conjuncts(const PrimExpr& cond, std::vector<PrimExpr>& out) {
-  if (!cond.defined()) return;
-  if (const auto* a = cond.as<AndNode>()) {
-    split_conjuncts(a->a, out);
-    split_conjuncts(a->b, out);
-  } else if (!is_const_int(cond, 1)) {
-    out.push_back(cond);
-  }
-}
-
 PrimExpr conjunction(const std::vector<PrimExpr>& terms) {
   PrimExpr result;
   for (const PrimExpr& t : terms) result = result.defined() ? logical_and(result, t) : t;

@@ -47,7 +47,8 @@ runtime::KernelBinary glsl_kernel(const GlslOp& op) {
 
 const std::vector<std::string>& glsl_shader_names() {
   static const std::vector<std::string> names = {
-      "elementwise_chain", "softmax", "layer_norm", "sgemm", "gemv", "column_sum", "conv2d"};
+      "elementwise_chain", "softmax", "layer_norm",      "sgemm", "gemv",
+      "column_sum",        "conv2d",  "depthwise_conv2d"};
   return names;
 }
 
@@ -124,6 +125,16 @@ GlslOp glsl_op(const std::string& name, const std::vector<int64_t>& dims) {
     op.scalars = {batch, c, h, w, k};
     op.flops = 2.0 * 9 * static_cast<double>(batch * k * c * h * w);
     op.bytes = 4.0 * static_cast<double>(batch * c * h * w + k * c * 9 + batch * k * h * w);
+  } else if (name == "depthwise_conv2d") {
+    const int64_t batch = dim(0), c = dim(1), h = dim(2), w = dim(3);
+    op.relax_call = "R.nn.conv2d(x0, x1, padding=[1, 1, 1, 1], groups=" + std::to_string(c) + ")";
+    op.inputs = {{batch, c, h, w}, {c, 1, 3, 3}};
+    op.output = {batch, c, h, w};
+    op.block_size = {256, 1, 1};
+    op.grid = {blocks(batch * c * h * w, 256), 1, 1};
+    op.scalars = {batch, c, h, w};
+    op.flops = 2.0 * 9 * static_cast<double>(batch * c * h * w);
+    op.bytes = 4.0 * static_cast<double>(2 * batch * c * h * w + c * 9);
   } else {
     throw std::runtime_error("no GLSL shader '" + name + "'");
   }

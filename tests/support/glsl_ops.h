@@ -28,13 +28,14 @@ struct GlslOp {
   double bytes = 0;  // compulsory traffic: each input read once, the output written once
 };
 
-// The shaders' names: elementwise_chain, softmax, layer_norm, sgemm, gemv, column_sum and
-// conv2d.
+// The shaders' names: elementwise_chain, softmax, layer_norm, sgemm, gemv, column_sum,
+// conv2d and depthwise_conv2d.
 const std::vector<std::string>& glsl_shader_names();
 
 // The operation of shader `name` at sizes `dims`: rows and cols for elementwise_chain,
 // softmax, layer_norm and column_sum; m, n, k for sgemm; k, n for gemv (1 x k times
-// k x n); batch, channels, height, width and output channels for conv2d.
+// k x n); batch, channels, height, width and output channels for conv2d; batch, channels,
+// height and width for depthwise_conv2d.
 GlslOp glsl_op(const std::string& name, const std::vector<int64_t>& dims);
 
 // Where the build wrote the shaders' SPIR-V; empty when glslc was not found when the

@@ -1,6 +1,6 @@
 // Tests of the memory-bound rules of the default GPU schedule (passes/tir/gpu_rules/):
-// elementwise / injective, column reduction and row reduction. Each recognized function becomes one
-// kernel without workspaces (after the kernel lowering), within the target's limits
+// elementwise / injective, column reduction, window and row reduction. Each recognized function
+// becomes one kernel without workspaces (after the kernel lowering), within the target's limits
 // (the mobile profile's 128 threads), that computes what the original does on the
 // reference interpreter at a few sizes of a symbolic dimension (tests/lit/ops/rules/
 // runs such functions on lavapipe at 1, 7, 1000 and 4097); what a rule must not take,
@@ -569,7 +569,118 @@ TEST(RowReductionRule, ArgmaxIsOneKernelWithOneOutputPerRow) {
   expect_compulsory_traffic(*scheduled, 300 * 4 + 4);
 }
 
-// A 2x2 max pool with an epilogue (the rows: 4 elements each).
+// Maxima over windows of 4 along the last axis, with an epilogue (the rows: 4 elements
+// each). One-dimensional windows are not the window rule's (it wants an image).
+constexpr const char* kShortRows = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, var_Y: T.handle):
+        n = T.int64()
+        X = T.match_buffer(var_X, (n, 3, 16))
+        Y = T.match_buffer(var_Y, (n, 3, 4))
+        P = T.alloc_buffer((n, 3, 4))
+        for b, c, i, r in T.grid(n, 3, 4, 4):
+            with T.block("max"):
+                vb, vc, vi, vr = T.axis.remap("SSSR", [b, c, i, r])
+                with T.init():
+                    P[vb, vc, vi] = T.float32(-3.4028234663852886e+38)
+                P[vb, vc, vi] = T.max(P[vb, vc, vi], X[vb, vc, vi * 4 + vr])
+        for b, c, i in T.grid(n, 3, 4):
+            with T.block("relu"):
+                vb, vc, vi = T.axis.remap("SSS", [b, c, i])
+                Y[vb, vc, vi] = T.max(P[vb, vc, vi], T.float32(0))
+)";
+
+TEST(RowReductionRule, ShortRowsAreOneThreadEach) {
+  expect_one_kernel("row reduction", kShortRows, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 3, 16}, {n, 3, 4}};
+  });
+  std::optional<PrimFunc> scheduled = apply_rule("row reduction", parse_func(kShortRows), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  // 256 rows per thread block, one per thread: no cross-thread reduction, nothing shared.
+  std::vector<For> threads = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x");
+  ASSERT_EQ(threads.size(), 1u);
+  EXPECT_TRUE(is_const_int(threads[0]->extent, 256));
+  for (const BlockRealize& r : schedule_internal::blocks_under((*scheduled)->body)) {
+    for (const Buffer& b : r->block->alloc_buffers) EXPECT_EQ(b->scope, "local") << b->name;
+  }
+  // Each input element read once, each output written once, where the rows (12 n) fill
+  // the thread blocks; a block's tail counts whole (the guard under its serial loops is
+  // not one the counter reads), an upper bound.
+  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  arith::Analyzer analyzer;
+  for (int64_t n : {64, 128}) {
+    auto at_n = [&](const PrimExpr& e) {
+      PrimExpr value = analyzer.simplify(
+          substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); }));
+      const int64_t* bytes = as_const_int(value);
+      return bytes != nullptr ? *bytes : -1;
+    };
+    EXPECT_EQ(at_n(counts.launches[0].bytes_read), n * 3 * 16 * 4) << "n = " << n;
+    EXPECT_EQ(at_n(counts.launches[0].bytes_written), n * 3 * 4 * 4) << "n = " << n;
+  }
+}
+
+// Maxima over windows of 3, stride 2, padding 1, with nothing after them: a padding
+// block, then the reduction.
+constexpr const char* kBareRowMax = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, var_Y: T.handle):
+        n = T.int64()
+        X = T.match_buffer(var_X, (n, 2, 9))
+        Y = T.match_buffer(var_Y, (n, 2, 5))
+        P = T.alloc_buffer((n, 2, 11))
+        for b, c, i in T.grid(n, 2, 11):
+            with T.block("pad"):
+                vb, vc, vi = T.axis.remap("SSS", [b, c, i])
+                P[vb, vc, vi] = T.if_then_else(1 <= vi and vi < 10, X[vb, vc, vi - 1], T.float32(-3.4028234663852886e+38))
+        for b, c, i, r in T.grid(n, 2, 5, 3):
+            with T.block("max"):
+                vb, vc, vi, vr = T.axis.remap("SSSR", [b, c, i, r])
+                with T.init():
+                    Y[vb, vc, vi] = T.float32(-3.4028234663852886e+38)
+                Y[vb, vc, vi] = T.max(Y[vb, vc, vi], P[vb, vc, vi * 2 + vr])
+)";
+
+// A row sum over rows of 100: long rows, so not this rule's (the generic schedule gives
+// the same cross-thread reduction without a copy).
+constexpr const char* kLongRowSum = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, var_S: T.handle):
+        m = T.int64()
+        A = T.match_buffer(var_A, (m, T.int64(100)))
+        S = T.match_buffer(var_S, (m,))
+        for i, k in T.grid(m, T.int64(100)):
+            with T.block("S"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    S[vi] = T.float32(0)
+                S[vi] = S[vi] + A[vi, vk]
+)";
+
+TEST(RowReductionRule, ABareReductionWritesThroughARegisterCopy) {
+  expect_one_kernel("row reduction", kBareRowMax, [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 2, 9}, {n, 2, 5}};
+  });
+  std::optional<PrimFunc> scheduled =
+      apply_rule("row reduction", parse_func(kBareRowMax), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  // One window per thread, the padding inlined, the running maximum in a register.
+  std::vector<For> threads = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x");
+  ASSERT_EQ(threads.size(), 1u);
+  EXPECT_TRUE(is_const_int(threads[0]->extent, 256));
+  std::vector<BlockRealize> blocks = schedule_internal::blocks_under((*scheduled)->body);
+  EXPECT_EQ(blocks.size(), 3u);  // the root, the maximum and its copy to Y
+  for (const BlockRealize& r : blocks) {
+    for (const Buffer& b : r->block->alloc_buffers) EXPECT_EQ(b->scope, "local") << b->name;
+  }
+  EXPECT_FALSE(apply_rule("row reduction", parse_func(kLongRowSum), kDesktop).has_value());
+}
+
+// A 2x2 max pool of stride 2 with an epilogue: the windows do not overlap.
 constexpr const char* kMaxPool = R"(@I.ir_module
 class Module:
     @T.prim_func
@@ -590,35 +701,29 @@ class Module:
                 Y[vb, vc, vi, vj] = T.max(P[vb, vc, vi, vj], T.float32(0))
 )";
 
-TEST(RowReductionRule, ShortRowsAreOneThreadEach) {
-  expect_one_kernel("row reduction", kMaxPool, [](int64_t n) {
+// The shared buffers of `f`.
+std::vector<Buffer> shared_buffers(const PrimFunc& f) {
+  std::vector<Buffer> shared;
+  for (const BlockRealize& r : schedule_internal::blocks_under(f->body)) {
+    for (const Buffer& b : r->block->alloc_buffers) {
+      if (b->scope == "shared") shared.push_back(b);
+    }
+  }
+  return shared;
+}
+
+TEST(WindowRule, MaxPoolWithAnEpilogueReadsTheImageOnce) {
+  expect_one_kernel("window", kMaxPool, [](int64_t n) {
     return std::vector<std::vector<int64_t>>{{n, 3, 8, 8}, {n, 3, 4, 4}};
   });
-  std::optional<PrimFunc> scheduled = apply_rule("row reduction", parse_func(kMaxPool), kDesktop);
+  std::optional<PrimFunc> scheduled = apply_rule("window", parse_func(kMaxPool), kDesktop);
   ASSERT_TRUE(scheduled.has_value());
-  // 256 rows per thread block, one per thread: no cross-thread reduction, nothing shared.
-  std::vector<For> threads = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x");
-  ASSERT_EQ(threads.size(), 1u);
-  EXPECT_TRUE(is_const_int(threads[0]->extent, 256));
-  for (const BlockRealize& r : schedule_internal::blocks_under((*scheduled)->body)) {
-    for (const Buffer& b : r->block->alloc_buffers) EXPECT_EQ(b->scope, "local") << b->name;
-  }
-  // Each input element read once, each output written once, where the rows (48 n) fill
-  // the thread blocks; a block's tail counts whole (the guard under its serial loops is
-  // not one the counter reads), an upper bound.
-  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
-  ASSERT_EQ(counts.launches.size(), 1u);
-  arith::Analyzer analyzer;
-  for (int64_t n : {16, 32}) {
-    auto at_n = [&](const PrimExpr& e) {
-      PrimExpr value = analyzer.simplify(
-          substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); }));
-      const int64_t* bytes = as_const_int(value);
-      return bytes != nullptr ? *bytes : -1;
-    };
-    EXPECT_EQ(at_n(counts.launches[0].bytes_read), n * 3 * 8 * 8 * 4) << "n = " << n;
-    EXPECT_EQ(at_n(counts.launches[0].bytes_written), n * 3 * 4 * 4 * 4) << "n = " << n;
-  }
+  // A thread block per image (its 4 rows of 4 outputs), the image staged in shared memory.
+  std::vector<For> rows = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y");
+  ASSERT_FALSE(rows.empty());
+  EXPECT_TRUE(is_const_int(rows.back()->extent, 4));
+  ASSERT_EQ(shared_buffers(*scheduled).size(), 1u);
+  expect_compulsory_traffic(*scheduled, (3 * 8 * 8 + 3 * 4 * 4) * 4);
 }
 
 // A 3x3 max pool of stride 2 with padding 1 and nothing after it, as ResNet's stem has
@@ -643,40 +748,88 @@ class Module:
                 Y[vb, vc, vi, vj] = T.max(Y[vb, vc, vi, vj], P[vb, vc, vi * 2 + vri, vj * 2 + vrj])
 )";
 
-// A row sum over rows of 100: long rows, so not this rule's (the generic schedule gives
-// the same cross-thread reduction without a copy).
-constexpr const char* kLongRowSum = R"(@I.ir_module
-class Module:
-    @T.prim_func
-    def f(var_A: T.handle, var_S: T.handle):
-        m = T.int64()
-        A = T.match_buffer(var_A, (m, T.int64(100)))
-        S = T.match_buffer(var_S, (m,))
-        for i, k in T.grid(m, T.int64(100)):
-            with T.block("S"):
-                vi, vk = T.axis.remap("SR", [i, k])
-                with T.init():
-                    S[vi] = T.float32(0)
-                S[vi] = S[vi] + A[vi, vk]
-)";
-
-TEST(RowReductionRule, ABareReductionWritesThroughARegisterCopy) {
-  expect_one_kernel("row reduction", kBareMaxPool, [](int64_t n) {
+TEST(WindowRule, PaddedMaxPoolStagesThePaddedTile) {
+  expect_one_kernel("window", kBareMaxPool, [](int64_t n) {
     return std::vector<std::vector<int64_t>>{{n, 2, 9, 9}, {n, 2, 5, 5}};
   });
-  std::optional<PrimFunc> scheduled =
-      apply_rule("row reduction", parse_func(kBareMaxPool), kDesktop);
+  std::optional<PrimFunc> scheduled = apply_rule("window", parse_func(kBareMaxPool), kDesktop);
   ASSERT_TRUE(scheduled.has_value());
-  // One window per thread, the padding inlined, the running maximum in a register.
-  std::vector<For> threads = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x");
-  ASSERT_EQ(threads.size(), 1u);
-  EXPECT_TRUE(is_const_int(threads[0]->extent, 256));
-  std::vector<BlockRealize> blocks = schedule_internal::blocks_under((*scheduled)->body);
-  EXPECT_EQ(blocks.size(), 3u);  // the root, the pool and its copy to Y
-  for (const BlockRealize& r : blocks) {
-    for (const Buffer& b : r->block->alloc_buffers) EXPECT_EQ(b->scope, "local") << b->name;
+  // The overlapping windows of the 5 x 5 outputs cover the padded 11 x 11 image, which
+  // is read once (the padding is not read), the maximum kept in a register.
+  expect_compulsory_traffic(*scheduled, (2 * 9 * 9 + 2 * 5 * 5) * 4);
+}
+
+// A depthwise 3x3 convolution (stride 1, padding 1, legalized with the padding inlined)
+// over 13 x 13 images, with a bias and relu6 after it.
+constexpr const char* kDepthwise = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_X: T.handle, W: T.Buffer((4, 1, 3, 3)), bias: T.Buffer((4,)), lo: T.Buffer(()), hi: T.Buffer(()), var_Y: T.handle):
+        n = T.int64()
+        X = T.match_buffer(var_X, (n, 4, 13, 13))
+        Y = T.match_buffer(var_Y, (n, 4, 13, 13))
+        C = T.alloc_buffer((n, 4, 13, 13))
+        D = T.alloc_buffer((n, 4, 13, 13))
+        for b, c, i, j, k0, k1, k2 in T.grid(n, 4, 13, 13, 1, 3, 3):
+            with T.block("conv"):
+                vb, vc, vi, vj, vk0, vk1, vk2 = T.axis.remap("SSSSRRR", [b, c, i, j, k0, k1, k2])
+                with T.init():
+                    C[vb, vc, vi, vj] = T.float32(0)
+                C[vb, vc, vi, vj] = C[vb, vc, vi, vj] + T.if_then_else(vi + vk1 - 1 >= 0 and vi + vk1 - 1 < 13 and vj + vk2 - 1 >= 0 and vj + vk2 - 1 < 13, X[vb, vc + vk0, vi + vk1 - 1, vj + vk2 - 1], T.float32(0)) * W[vc, vk0, vk1, vk2]
+        for b, c, i, j in T.grid(n, 4, 13, 13):
+            with T.block("bias"):
+                vb, vc, vi, vj = T.axis.remap("SSSS", [b, c, i, j])
+                D[vb, vc, vi, vj] = C[vb, vc, vi, vj] + bias[vc]
+        for b, c, i, j in T.grid(n, 4, 13, 13):
+            with T.block("clip"):
+                vb, vc, vi, vj = T.axis.remap("SSSS", [b, c, i, j])
+                Y[vb, vc, vi, vj] = T.min(T.max(D[vb, vc, vi, vj], lo[()]), hi[()])
+)";
+
+TEST(WindowRule, DepthwiseConvolutionReadsItsInputsOnce) {
+  auto shapes = [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 4, 13, 13}, {4, 1, 3, 3}, {4}, {}, {},
+                                             {n, 4, 13, 13}};
+  };
+  expect_one_kernel("window", kDepthwise, shapes);
+  // The mobile profile's 128 threads take 9 of the 13 rows at a time: a tail guard.
+  std::optional<PrimFunc> mobile = apply_rule("window", parse_func(kDepthwise), kMobile);
+  ASSERT_TRUE(mobile.has_value());
+  testing::expect_same_results(parse_func(kDepthwise), *mobile, shapes(3), 3);
+  std::optional<PrimFunc> scheduled = apply_rule("window", parse_func(kDepthwise), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  // One thread block per image (13 rows of 13 threads): the padded image, the weights,
+  // the bias and the two bounds in shared memory, each read once per image.
+  EXPECT_EQ(shared_buffers(*scheduled).size(), 5u);
+  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  arith::Analyzer analyzer;
+  for (int64_t n : {1, 5}) {
+    PrimExpr read =
+        analyzer.simplify(substitute(counts.launches[0].bytes_read, [&](const Var&) -> PrimExpr {
+          return int_imm(DataType::Int(64), n);
+        }));
+    const int64_t* bytes = as_const_int(read);
+    ASSERT_NE(bytes, nullptr) << text::print_node(counts.launches[0].bytes_read);
+    // Per image: 13 x 13 inputs, 9 weights, a bias and the two bounds.
+    EXPECT_EQ(*bytes, n * 4 * (13 * 13 + 9 + 1 + 2) * 4) << "n = " << n;
   }
-  EXPECT_FALSE(apply_rule("row reduction", parse_func(kLongRowSum), kDesktop).has_value());
+}
+
+TEST(WindowRule, DeclinesWhatIsNoImageWindow) {
+  for (const char* source : {kShortRows, kBareRowMax, kLongRowSum}) {
+    EXPECT_FALSE(apply_rule("window", parse_func(source), kDesktop).has_value()) << source;
+  }
+  // Rows wider than the thread block.
+  std::string wide = kMaxPool;
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"n, 3, 8, 8", "n, 3, 8, 600"},
+                                 {"n, 3, 4, 4", "n, 3, 4, 300"},
+                                 {"T.grid(n, 3, 4, 4", "T.grid(n, 3, 4, 300"}}) {
+    for (size_t at = wide.find(from); at != std::string::npos; at = wide.find(from, at)) {
+      wide.replace(at, from.size(), to);
+    }
+  }
+  EXPECT_FALSE(apply_rule("window", parse_func(wide), kDesktop).has_value());
 }
 
 // layer_norm over the last two axes: two reduction loops per row.

@@ -46,6 +46,26 @@ bool loads_only_at(const Stmt& body, const BufferNode* buffer,
   return ok;
 }
 
+bool is_param(const PrimFunc& func, const Buffer& buffer) {
+  return std::any_of(func->buffer_map.begin(), func->buffer_map.end(),
+                     [&](const auto& entry) { return entry.second.same_as(buffer); });
+}
+
+int read_index(const Schedule& s, const BlockRef& block, const Buffer& buffer) {
+  const std::vector<BufferRegion>& reads = s.get_block_realize(block)->block->reads;
+  for (size_t n = 0; n < reads.size(); ++n) {
+    if (reads[n]->buffer.same_as(buffer)) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const LoopRef& loop) {
+  std::vector<LoopRef> loops = s.get_loops(block);
+  auto it = std::find_if(loops.begin(), loops.end(),
+                         [&](const LoopRef& l) { return l.var.same_as(loop.var); });
+  return std::vector<LoopRef>(it == loops.end() ? loops.end() : it + 1, loops.end());
+}
+
 bool inline_spatial_producers(Schedule& s) {
   std::vector<BlockRef> blocks = s.get_blocks();
   try {

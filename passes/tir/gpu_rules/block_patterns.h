@@ -1,6 +1,7 @@
 // Block shapes that several rules of the default GPU schedule recognize (gpu_rule.h):
-// spatial blocks, blocks in a perfect loop nest of their own, loads at given indices; and
-// the inlining of a function's spatial producers that they share.
+// spatial blocks, blocks in a perfect loop nest of their own, loads at given indices,
+// parameters, a block's reads and loops; and the inlining of a function's spatial
+// producers that they share.
 #pragma once
 #include <optional>
 #include <string>
@@ -21,6 +22,15 @@ std::optional<std::vector<For>> simple_nest(const PrimFunc& func, const std::str
 // Whether `body` loads `buffer` only at `indices` (the same expressions).
 bool loads_only_at(const Stmt& body, const BufferNode* buffer,
                    const std::vector<PrimExpr>& indices);
+
+// Whether `buffer` is bound to a parameter of `func`.
+bool is_param(const PrimFunc& func, const Buffer& buffer);
+
+// The position of `buffer` among the reads of `block`, or -1.
+int read_index(const Schedule& s, const BlockRef& block, const Buffer& buffer);
+
+// The loops of `block` below `loop`, outermost first (none where `loop` is not one of them).
+std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const LoopRef& loop);
 
 // Inlines every spatial block of `s` but its last block into their consumers
 // (compute_inline), so that their values live in registers; false, leaving `s` part way,

@@ -94,14 +94,6 @@ bool loads_along(const Stmt& body, const BufferNode* own, const Var& column) {
   return ok;
 }
 
-// The loops of `block` below `loop`.
-std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const LoopRef& loop) {
-  std::vector<LoopRef> loops = s.get_loops(block);
-  auto at = std::find_if(loops.begin(), loops.end(),
-                         [&](const LoopRef& l) { return l.var.same_as(loop.var); });
-  return at == loops.end() ? std::vector<LoopRef>{} : std::vector<LoopRef>(at + 1, loops.end());
-}
-
 std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
   const BlockNode* root = root_block(func);
   if (root == nullptr) return std::nullopt;

@@ -22,6 +22,7 @@
 #include "ir/tir/block_regions.h"
 #include "ir/tir/compute.h"
 #include "ir/tir/functor.h"
+#include "passes/tir/gpu_rules/block_patterns.h"
 #include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/schedule/schedule.h"
 #include "passes/tir/schedule/schedule_internal.h"

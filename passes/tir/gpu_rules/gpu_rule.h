@@ -29,6 +29,7 @@ GpuScheduleRule conv_gemm_rule();
 GpuScheduleRule matmul_rule();
 GpuScheduleRule gemv_rule();
 GpuScheduleRule column_reduction_rule();
+GpuScheduleRule window_rule();
 GpuScheduleRule row_reduction_rule();
 GpuScheduleRule elementwise_rule();
 

@@ -5,8 +5,8 @@ namespace relaxc::tir {
 
 const std::vector<GpuScheduleRule>& gpu_schedule_rules() {
   static const std::vector<GpuScheduleRule> rules = {
-      conv_gemm_rule(),        gemv_rule(),          matmul_rule(),
-      column_reduction_rule(), row_reduction_rule(), elementwise_rule(),
+      conv_gemm_rule(), gemv_rule(),          matmul_rule(),      column_reduction_rule(),
+      window_rule(),    row_reduction_rule(), elementwise_rule(),
   };
   return rules;
 }

@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "passes/tir/gpu_rules/block_patterns.h"
 #include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/gpu_rules/matmul_analysis.h"
 #include "passes/tir/schedule/schedule.h"
@@ -70,23 +71,6 @@ constexpr int64_t kSumThreads = 128;
 constexpr int64_t kVectorLanes = 4;
 
 PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
-
-// The position of `buffer` among `block`'s reads.
-int read_index(const Schedule& s, const BlockRef& block, const Buffer& buffer) {
-  const std::vector<BufferRegion>& reads = s.get_block_realize(block)->block->reads;
-  for (size_t n = 0; n < reads.size(); ++n) {
-    if (reads[n]->buffer.same_as(buffer)) return static_cast<int>(n);
-  }
-  return -1;
-}
-
-// The loops of `block` below `loop`.
-std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const LoopRef& loop) {
-  std::vector<LoopRef> loops = s.get_loops(block);
-  auto it = std::find_if(loops.begin(), loops.end(),
-                         [&](const LoopRef& l) { return l.var.same_as(loop.var); });
-  return std::vector<LoopRef>(it == loops.end() ? loops.end() : it + 1, loops.end());
-}
 
 int64_t constant_extent(const Schedule& s, const LoopRef& loop) {
   const int64_t* extent = as_const_int(s.get_for(loop)->extent);
@@ -163,12 +147,14 @@ void inline_epilogue(Schedule& s, MatmulMatch& m) {
 // tile, and only the epilogue's global reads and writes are guarded. (Guarded, the
 // register copies of the shared tiles are loads that LLVM cannot take out of their
 // guards: both values stay live, and a 1x1 convolution of 96 channels spilled.) `m` is
-// updated to the padded operands. The padded result is cropped where it is read: by the
-// epilogue, by split-K's sum of the partial products, or by a copy that becomes the
-// epilogue. Returns the blocks that fill the padded operands, for compute_inline once
+// updated to the padded operands. The padded result is cropped by the epilogue, which
+// reads it in registers; else (no epilogue, or split-K's partial products, which the sum
+// reads unpadded) it stays in registers and the copy that crops it, `writeback`, writes
+// it out. Returns the blocks that fill the padded operands, for compute_inline once
 // their tiles are copied.
 std::vector<BlockRef> pad_to_tiles(Schedule& s, const BlockRef& mm, const Block& matmul,
-                                   MatmulMatch& m, const MatmulTiles& t) {
+                                   MatmulMatch& m, const MatmulTiles& t,
+                                   std::optional<BlockRef>& writeback) {
   auto factor = [](const PrimExpr& extent, int64_t tile) {
     const int64_t* e = as_const_int(extent);
     return e != nullptr && *e % tile != 0 ? tile : 1;
@@ -191,10 +177,11 @@ std::vector<BlockRef> pad_to_tiles(Schedule& s, const BlockRef& mm, const Block&
   m.a = padded_operand(m.a);
   m.b = padded_operand(m.b);
   if (padded.output) {
-    if (mm.name == m.block && m.epilogue.empty()) {
-      m.epilogue.push_back(padded.output->name);
-    } else {
+    if (mm.name == m.block && !m.epilogue.empty()) {
       s.compute_inline(*padded.output);
+    } else {
+      s.set_scope(mm, 0, "local");
+      writeback = padded.output;
     }
   }
   return padded.inputs;
@@ -265,7 +252,8 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
     batch.push_back(parts[0]);
     reduction = parts[1];
   }
-  std::vector<BlockRef> pads = pad_to_tiles(s, mm, matmul, m, t);
+  std::optional<BlockRef> writeback;
+  std::vector<BlockRef> pads = pad_to_tiles(s, mm, matmul, m, t, writeback);
   set_intermediates_scope(s, m, "local");
   std::vector<LoopRef> i =
       s.split(loops[m.i], {PrimExpr(), c(loops[m.i], t.bm / t.tm), c(loops[m.i], t.tm)});
@@ -298,9 +286,10 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
   cooperative_copy(s, b_shared, k[0], t);
   // The accumulator: the matmul's result itself where an epilogue follows (it is in
   // registers already), else (and always for split-K's partial results) a register copy
-  // written back after the k loops.
+  // written back after the k loops: the padded result's crop, or a new one.
   std::vector<std::string> after = split_k ? std::vector<std::string>{} : m.epilogue;
-  if (after.empty()) after.push_back(s.cache_write(mm, 0, "local").name);
+  if (after.empty())
+    after.push_back(writeback ? writeback->name : s.cache_write(mm, 0, "local").name);
   if (split_k) schedule_split_k_sum(s, s.get_block(m.block), m.epilogue);
   for (const std::string& name : after) {
     BlockRef block = s.get_block(name);

@@ -9,6 +9,7 @@
 
 #include "ir/structural_equal.h"
 #include "ir/tir/functor.h"
+#include "passes/tir/gpu_rules/block_patterns.h"
 #include "passes/tir/schedule/block_scope.h"
 #include "passes/tir/schedule/schedule_internal.h"
 
@@ -166,11 +167,6 @@ const BufferLoadNode* operand_load(const PrimExpr& e) {
   if (const auto* cast = e.as<CastNode>()) node = cast->value.get();
   const auto* load = Ref<PrimExprNode>(node).as<BufferLoadNode>();
   return load != nullptr && load->dtype.is_float() && load->dtype.lanes() == 1 ? load : nullptr;
-}
-
-bool is_param(const PrimFunc& func, const Buffer& buffer) {
-  return std::any_of(func->buffer_map.begin(), func->buffer_map.end(),
-                     [&](const auto& entry) { return entry.second.same_as(buffer); });
 }
 
 std::optional<std::vector<BlockRealize>> top_level_nests(const PrimFunc& func) {

@@ -58,7 +58,6 @@ std::optional<std::vector<std::string>> match_epilogue(const PrimFunc& func,
                                                        std::span<const Buffer> operands);
 // The load that `e` is, or casts, when it loads one floating-point element.
 const BufferLoadNode* operand_load(const PrimExpr& e);
-bool is_param(const PrimFunc& func, const Buffer& buffer);
 
 // The matmul rule's tiles: BM x BN outputs per thread block, BK of the reduction per step,
 // TM x TN outputs per thread; BM / TM * BN / TN threads. With `split_k` S > 1 the

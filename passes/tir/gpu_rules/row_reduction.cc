@@ -14,8 +14,8 @@
 //   iteration variables (so row r of L needs row r of every reduction alone). L may
 //   have no loop past the p (one output per row: argmax, argmin, mean): its last loop
 //   is split by 1 to give it one, which runs on one thread of the row's block.
-// - or, for short rows (below), no L: a reduction that nothing follows (a max pool whose
-//   relu went into the convolution before it) writes into a register copy
+// - or, for short rows (below), no L: a reduction that nothing follows writes into a
+//   register copy
 //   (cache_write), and that copy is L. Over long rows the generic schedule's
 //   cross-thread reduction is this rule's without the copy; the rule declines them.
 // Schedule: L's first p loops fused into the row loop (but for up to two leading loops
@@ -27,7 +27,7 @@
 // shared-memory tree or subgroup reduction) and a tail guard where T does not divide C.
 // The rule declines where compute_at leaves a reduction a loop over rows below the row
 // loop (a fused row index it cannot bound). Short rows (every block's at most 32
-// elements, constant: pooling windows, depthwise convolutions) are one thread's each
+// elements, constant: windows that the window rule does not take) are one thread's each
 // instead: the row loop split [ceil(R / 256), 256] onto blockIdx.x and threadIdx.x,
 // every block's loops below it serial, the per-row intermediates in registers. T is a power of two:
 // the smallest covering the longest row, at most 256 and the target's thread limit. Each Ri's
@@ -58,8 +58,8 @@ using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 
 constexpr int64_t kMaxThreads = 256;
 // Rows of at most this many elements (constant) are one thread's each, reduced serially
-// (pooling windows, depthwise convolutions): a thread block per row would leave most of
-// its threads idle.
+// (windows that are not an image's): a thread block per row would leave most of its
+// threads idle.
 constexpr int64_t kShortRow = 32;
 
 int64_t thread_count(const std::vector<PrimExpr>& row_extents, const Target& target) {
@@ -208,12 +208,8 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
   if (stage_inputs) {
     for (const SharedInput& input :
          inputs_to_stage(s, all, row_dims, target.max_shared_memory_bytes / 2)) {
-      const Block& first = s.get_block_realize(input.readers.front())->block;
-      int read_index = 0;
-      while (!first->reads[static_cast<size_t>(read_index)]->buffer.same_as(input.buffer)) {
-        ++read_index;
-      }
-      copies.push_back(s.cache_read(input.readers.front(), read_index, "shared",
+      copies.push_back(s.cache_read(input.readers.front(),
+                                    read_index(s, input.readers.front(), input.buffer), "shared",
                                     {input.readers.begin() + 1, input.readers.end()}));
     }
     if (copies.empty()) return std::nullopt;  // the unstaged schedule is the same

@@ -24,15 +24,6 @@ namespace {
 
 using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 
-void split_conjuncts(const PrimExpr& e, std::vector<PrimExpr>& out) {
-  if (const auto* conj = e.as<AndNode>()) {
-    split_conjuncts(conj->a, out);
-    split_conjuncts(conj->b, out);
-  } else {
-    out.push_back(e);
-  }
-}
-
 }  // namespace
 
 BlockRef Schedule::decompose_reduction(const BlockRef& block, const LoopRef& loop) {
