@@ -24,9 +24,9 @@
 // one thread per output, 128 to a thread block, the S partials summed serially (adjacent
 // threads read adjacent partials), then the epilogue on the sum in registers.
 // Before the tiling, the epilogue's blocks are folded into its last (compute_inline), and
-// a constant M, N or K that its tile does not divide is padded to a multiple of it
-// (pad_einsum; pad_to_tiles below), so that only the epilogue's global accesses are
-// guarded. Symbolic M, N, K work through split's tail guards. The tile is the larger of 128 x 128
+// a symbolic M, N or K, or a constant one that its tile does not divide, is padded to a
+// multiple of it (pad_einsum; pad_to_tiles below), so that only the shared copies' and
+// the epilogue's global accesses are guarded. The tile is the larger of 128 x 128
 // (256 threads) and 64 x 64 (64 threads), both with 8 x 8 outputs per thread and k steps
 // of 8, that the target allows (the mobile profile's 128 threads: 64 x 64; the shared
 // tiles take at most 8 KiB in float32) and that a constant extent does not undercut;
@@ -140,11 +140,11 @@ void inline_epilogue(Schedule& s, MatmulMatch& m) {
   m.epilogue = {m.epilogue.back()};
 }
 
-// Pads the constant rows, columns and depth of the matmul `mm` (the matmul itself, or
-// split-K's partial products) that its tiles do not divide up to multiples of them
-// (pad_einsum), so that the thread block's loops need no tail guards: the shared tiles
-// are filled with zeros past the operands' ends, every thread computes its whole register
-// tile, and only the epilogue's global reads and writes are guarded. (Guarded, the
+// Pads the rows, columns and depth of the matmul `mm` (the matmul itself, or split-K's
+// partial products) that are symbolic, or that its tiles do not divide, up to multiples
+// of the tiles (pad_einsum), so that the thread block's loops need no tail guards: the
+// shared tiles are filled with zeros past the operands' ends, every thread computes its
+// whole register tile, and only the global reads and writes are guarded. (Guarded, the
 // register copies of the shared tiles are loads that LLVM cannot take out of their
 // guards: both values stay live, and a 1x1 convolution of 96 channels spilled.) `m` is
 // updated to the padded operands. The padded result is cropped by the epilogue, which
@@ -157,7 +157,7 @@ std::vector<BlockRef> pad_to_tiles(Schedule& s, const BlockRef& mm, const Block&
                                    std::optional<BlockRef>& writeback) {
   auto factor = [](const PrimExpr& extent, int64_t tile) {
     const int64_t* e = as_const_int(extent);
-    return e != nullptr && *e % tile != 0 ? tile : 1;
+    return e == nullptr || *e % tile != 0 ? tile : 1;
   };
   const std::vector<IterVar>& iters = s.get_block_realize(mm)->block->iter_vars;
   std::vector<int64_t> padding(iters.size(), 1);

@@ -143,7 +143,9 @@ std::vector<LoopRef> Schedule::split(const LoopRef& loop_ref,
     for (const PrimExpr& e : extents) {
       if (e.defined()) known.push_back(e);
     }
-    extents[null_index] = ceil_div(loop->extent, product(known, t));
+    // Simplified, so that a padded extent, (n + 127) // 128 * 128, splits into
+    // (n + 127) // 128 tiles of 128.
+    extents[null_index] = arith::Analyzer().simplify(ceil_div(loop->extent, product(known, t)));
   }
 
   // The new loop variables and the old variable's value in terms of them.

@@ -35,21 +35,25 @@
 # For more, the matmul rule: 128 x 128 output tiles on 16 x 16 threads, each k step of 8
 # copies a 128 x 8 tile of A and an 8 x 128 tile of B (8192 B) into shared memory; each
 # A element there is read by the 16 threads of its row group (64 B), each B element by
-# the 16 of its column group. Tail guards make the counts upper bounds. The function's
-# traffic takes each launch where its condition holds.
+# the 16 of its column group. m, n and k are padded to multiples of the tiles (128, 8
+# and 128), so every thread computes its whole 8 x 8 register tile: the FLOPs are those
+# of the padded product. Tail guards on the shared copies' loads and on the write-back
+# make the counts upper bounds. The function's traffic takes each launch where its
+# condition holds.
 # SYMBOLIC: function 'matmul': 2 kernels
 # SYMBOLIC-NEXT: kernel 'matmul_kernel_0' (when m < 5): grid [m * ((k + 31) // 32), 1, 1], block [32, 8, 1], shared 1024 B
 # SYMBOLIC: kernel 'matmul_kernel_1' (when 4 < m): grid [(k + 127) // 128, min((m + 127) // 128, 65535), 1], block [16, 16, 1], shared 8192 B
-# SYMBOLIC-NEXT: read <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B, written <= k * m * 4 B, flops <= k * m * n * 2
-# SYMBOLIC-NEXT: shared read <= k * n * ((m + 127) // 128) * 64 + m * n * ((k + 127) // 128) * 64 B, written <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B
+# SYMBOLIC-NEXT: read <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B, written <= k * m * 4 B, flops <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 262144
+# SYMBOLIC-NEXT: shared read <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 131072 B, written <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B
 # SYMBOLIC-NEXT: traffic select(m < 5, m * n * ((k + 31) // 32) * 256 + m * ((k + 31) // 32) * 128, 0) + select(4 < m, k * m * 4 + (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192, 0) B, compulsory k * m * 4 + k * n * 4 + m * n * 4 B (read k * n * 4 + m * n * 4, written k * m * 4)
 # SYMBOLIC-NOT: roofline
 #
 # At m=64, n=256, k=128 on the H100 preset: add moves 196608 bytes (58.7 ns at 3.35 TB/s)
 # in 64 thread blocks, which occupy 64 of the 132 SMs (58.7 ns * 132 / 64 = 121 ns);
 # softmax 262144 against 131072 (ratio 2.00); matmul, its tiles (m > 4): one thread
-# block, 32 k steps of 8192 bytes (262144) + 32768 written, against 229376 (ratio 1.29):
-# 88 ns * 132.
+# block, 32 k steps of 8192 bytes (262144) + 32768 written, against 229376 (ratio 1.29);
+# it computes the padded 128 x 128 x 256 product (8388608 FLOPs, half of its rows past
+# m) on one of the 132 SMs: 8388608 / (67 TFLOP/s / 132) = 16.5 us.
 # RUN: %relaxc build %s --target cuda -o %t/m.rxe --report --report-device h100 --report-shape m=64 --report-shape=n=256,k=128 | FileCheck %s --check-prefix=H100
 # H100: kernel report: target "cuda -arch=sm_80", device h100, k=128, m=64, n=256
 # H100-NEXT: device: NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32, 990 TFLOP/s FP16 tensor (dense), 132 SMs; the roofline uses FP32 (no kernel uses tensor cores)
@@ -61,9 +65,9 @@
 # H100: function 'matmul'
 # H100: kernel 'matmul_kernel_0' (when m < 5)
 # H100: at these shapes: not launched
-# H100: at these shapes: read 262144 B, written 32768 B, flops 4194304, roofline 11.6 us (memory, 1 thread block for 132 multiprocessors)
+# H100: at these shapes: read 262144 B, written 32768 B, flops 8388608, roofline 16.5 us (compute, 1 thread block for 132 multiprocessors)
 # H100: ratio 1.29
-# H100-NEXT: roofline 11.6 us
+# H100-NEXT: roofline 16.5 us
 # H100-NEXT: total roofline (each function once):
 #
 # Vulkan: the same counts through the grid-stride loops of grids past 65535 blocks, and the

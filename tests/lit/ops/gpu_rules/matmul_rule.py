@@ -7,12 +7,12 @@
 # OUT: ok: 3 size(s), 12 output(s) match NumPy
 #
 # The scheduled matmuls: shared-memory tiles of A and B (300 columns padded to 3 tiles
-# of 128), a register tile per thread on a
+# of 128, the symbolic rows to whole tiles), a register tile per thread on a
 # two-dimensional thread block; the 7 x 5 output is one thread block per element.
 # RUN: %relaxc opt %s --passes=legalize-ops,default-gpu-schedule | FileCheck %s
 # CHECK-LABEL: def matmul(
-# CHECK: T_matmul_pad = T.alloc_buffer((m, T.int64(384)), scope="local")
-# CHECK: x1_shared = T.alloc_buffer((m, T.int64(64)), scope="shared")
+# CHECK: T_matmul_pad = T.alloc_buffer(((m + T.int64(127)) // T.int64(128) * T.int64(128), T.int64(384)), scope="local")
+# CHECK: x1_pad_shared = T.alloc_buffer(((m + T.int64(127)) // T.int64(128) * T.int64(128), T.int64(64)), scope="shared")
 # CHECK: thread="blockIdx.y"
 # CHECK: T.thread_binding(T.int64(16), thread="threadIdx.y")
 # CHECK: T.thread_binding(T.int64(16), thread="threadIdx.x")
