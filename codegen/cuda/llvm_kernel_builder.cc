@@ -2,10 +2,11 @@
 //
 // - The kernel is a function with the PTX_Kernel calling convention (and the "kernel"
 //   annotation of !nvvm.annotations, which LLVM's NVPTX back end also reads), its block
-//   size as `.reqntid`. Its parameters follow the kernel ABI: a `ptr addrspace(1)` per
-//   buffer (noalias, and readonly or writeonly where the kernel only reads or writes it),
-//   then the int32 / int64 scalars. Buffer arguments are device allocations, which the
-//   driver aligns to 256 bytes; the code assumes 16.
+//   size as `.reqntid` (and `.minnctapersm 1` for one warp, see annotate). Its
+//   parameters follow the kernel ABI: a `ptr addrspace(1)` per buffer (noalias, and
+//   readonly or writeonly where the kernel only reads or writes it), then the int32 /
+//   int64 scalars. Buffer arguments are device allocations, which the driver aligns to
+//   256 bytes; the code assumes 16.
 // - threadIdx / blockIdx are the special registers %tid / %ctaid (read through the NVVM
 //   intrinsics, with their value ranges, which lets LLVM simplify index arithmetic).
 // - Loops are a header with the counter's phi and the exit test, a body and a latch; an
@@ -154,7 +155,8 @@ llvm::Function* LlvmKernelBuilder::declare_function() {
 }
 
 void LlvmKernelBuilder::annotate(llvm::Function* function) {
-  // !nvvm.annotations: {kernel, "kernel", 1, "reqntidx", x, "reqntidy", y, "reqntidz", z}.
+  // !nvvm.annotations: {kernel, "kernel", 1, "reqntidx", x, "reqntidy", y, "reqntidz", z
+  // [, "minctasm", 1]}.
   auto number = [&](int64_t value) {
     return llvm::ConstantAsMetadata::get(b_.getInt32(static_cast<uint32_t>(value)));
   };
@@ -167,6 +169,17 @@ void LlvmKernelBuilder::annotate(llvm::Function* function) {
         << "kernel '" << kernel_.name << "' has block size " << extent << " on axis " << axis;
     fields.push_back(llvm::MDString::get(context_, kAxes[axis]));
     fields.push_back(number(extent));
+  }
+  // A block of one warp asks for one block per multiprocessor (`.minnctapersm 1`). Left
+  // alone, ptxas caps such a block at 168 registers, and the 32-thread matmul tiles of 8 x
+  // 8 outputs per thread (chosen where an extent undercuts the larger tiles: few, heavy
+  // threads) spilled on sm_90. Larger blocks are left to ptxas: given the same hint, it
+  // spends registers on them that cost blocks per multiprocessor (an elementwise kernel of
+  // 256 threads went from 32 to 45).
+  if (kernel_.block_size[0] * kernel_.block_size[1] * kernel_.block_size[2] <=
+      target_.subgroup_size) {
+    fields.push_back(llvm::MDString::get(context_, "minctasm"));
+    fields.push_back(number(1));
   }
   module_.getOrInsertNamedMetadata("nvvm.annotations")
       ->addOperand(llvm::MDNode::get(context_, fields));

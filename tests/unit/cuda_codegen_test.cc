@@ -63,6 +63,9 @@ std::string compile_checked(const tir::DeviceKernel& kernel) {
                                  std::to_string(kernel.block_size[1]) + ", " +
                                  std::to_string(kernel.block_size[2])))
         << ptx.ptx;
+    // One warp asks for one block per multiprocessor; larger blocks leave it to ptxas.
+    int64_t threads = kernel.block_size[0] * kernel.block_size[1] * kernel.block_size[2];
+    EXPECT_EQ(has(ptx.ptx, ".minnctapersm 1"), threads <= 32) << ptx.ptx;
     // Everything is inlined: no calls, no external functions.
     EXPECT_FALSE(has(ptx.ptx, "call")) << ptx.ptx;
     EXPECT_FALSE(has(ptx.ptx, ".extern")) << ptx.ptx;

@@ -440,6 +440,19 @@ TEST(GpuRuleMatmul, KLoopReusesSharedAndGlobalLoads) {
   }
 }
 
+// ptxas -v on `kernel` for sm_`arch` (where the CUDA toolkit is installed): it assembles
+// and spills nothing.
+void expect_no_spills(const DeviceKernel& kernel, const Target& target, int arch) {
+  std::string ptxas = testing::find_ptxas();
+  if (ptxas.empty()) return;
+  std::string ptx = codegen::codegen_ptx(kernel, target).ptx;
+  testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
+  ASSERT_TRUE(result.ok) << result.messages;
+  EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos)
+      << kernel.name << " for sm_" << arch << ":\n"
+      << result.messages;
+}
+
 TEST(GpuRuleMatmul, PtxAssemblesWithoutSpills) {
   std::string ptxas = testing::find_ptxas();
   if (ptxas.empty()) GTEST_SKIP() << "ptxas is not installed (CUDA toolkit)";
@@ -452,13 +465,7 @@ TEST(GpuRuleMatmul, PtxAssemblesWithoutSpills) {
       LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(func, target), "f", target);
       ASSERT_EQ(lowered.launches.size(), 2u);
       for (const KernelLaunch& launch : lowered.launches) {
-        std::string ptx = codegen::codegen_ptx(launch.kernel, target).ptx;
-        testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
-        ASSERT_TRUE(result.ok) << result.messages;
-        std::cout << "sm_" << arch << ": " << result.messages;
-        EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"),
-                  std::string::npos)
-            << result.messages;
+        expect_no_spills(launch.kernel, target, arch);
       }
     }
   }
@@ -716,12 +723,60 @@ TEST(GpuRuleConv, PtxAssemblesWithoutSpills) {
     LoweredFunc lowered =
         lower_to_kernels(default_gpu_schedule(resnet_layer("16"), target), "f", target);
     ASSERT_EQ(lowered.launches.size(), 1u);
-    std::string ptx = codegen::codegen_ptx(lowered.launches[0].kernel, target).ptx;
-    testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
-    ASSERT_TRUE(result.ok) << result.messages;
-    EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos)
-        << result.messages;
+    expect_no_spills(lowered.launches[0].kernel, target, arch);
   }
+}
+
+// A 1x1 convolution of `cin` to `cout` channels over `size` x `size` pixels, then a bias
+// and relu6 (ONNX's Clip, its bounds scalar tensors), as fusion writes MobileNetV2's; the
+// batch is 1, or symbolic (n) where `symbolic_batch`.
+const std::string kPointwiseSignature =
+    "var_X: T.handle, var_W: T.handle, var_bias: T.handle, "
+    "lo: T.Buffer(()), hi: T.Buffer(()), var_D: T.handle";
+PrimFunc pointwise_conv_relu6(int64_t cin, int64_t cout, int64_t size, bool symbolic_batch) {
+  std::string batch = symbolic_batch ? "n" : "1";
+  std::string image = std::to_string(size) + ", " + std::to_string(size);
+  std::string out = "(" + batch + ", " + std::to_string(cout) + ", " + image + ")";
+  std::string grid = "T.grid(" + batch + ", " + std::to_string(cout) + ", " + image;
+  return parse_func(std::string(symbolic_batch ? "\n        n = T.int64()" : "") + R"(
+        X = T.match_buffer(var_X, ()" +
+                        batch + ", " + std::to_string(cin) + ", " + image + R"())
+        W = T.match_buffer(var_W, ()" +
+                        std::to_string(cout) + ", " + std::to_string(cin) + R"(, 1, 1))
+        bias = T.match_buffer(var_bias, ()" +
+                        std::to_string(cout) + R"(, 1, 1))
+        D = T.match_buffer(var_D, )" +
+                        out + R"()
+        C = T.alloc_buffer()" +
+                        out + R"()
+        E = T.alloc_buffer()" +
+                        out + R"()
+        F = T.alloc_buffer()" +
+                        out + R"()
+        for b, o, y, x, rc, ry, rx in )" +
+                        grid + ", " + std::to_string(cin) + R"(, 1, 1):
+            with T.block("conv"):
+                vb, vo, vy, vx, vc, vry, vrx = T.axis.remap("SSSSRRR", [b, o, y, x, rc, ry, rx])
+                with T.init():
+                    C[vb, vo, vy, vx] = T.float32(0)
+                C[vb, vo, vy, vx] = C[vb, vo, vy, vx] + X[vb, vc, vy + vry, vx + vrx] * W[vo, vc, vry, vrx]
+        for b, o, y, x in )" +
+                        grid + R"():
+            with T.block("E"):
+                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
+                E[vb, vo, vy, vx] = C[vb, vo, vy, vx] + bias[vo, 0, 0]
+        for b, o, y, x in )" +
+                        grid + R"():
+            with T.block("F"):
+                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
+                F[vb, vo, vy, vx] = T.max(E[vb, vo, vy, vx], lo[()])
+        for b, o, y, x in )" +
+                        grid + R"():
+            with T.block("D"):
+                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
+                D[vb, vo, vy, vx] = T.min(F[vb, vo, vy, vx], hi[()])
+)",
+                    kPointwiseSignature);
 }
 
 // MobileNetV2's first expansion: a 1x1 convolution from 16 to 96 channels over 112 x 112
@@ -729,29 +784,7 @@ TEST(GpuRuleConv, PtxAssemblesWithoutSpills) {
 // padded (pad_einsum) rather than guarded, and the epilogue is one loop over the register
 // tile, so no value is held twice. (Guarded, it took 255 registers and spilled.)
 TEST(GpuRuleConv, TailTilesArePaddedAndDoNotSpill) {
-  PrimFunc f = parse_func(R"(
-        X = T.match_buffer(var_X, (1, 16, 112, 112))
-        W = T.match_buffer(var_W, (96, 16, 1, 1))
-        bias = T.match_buffer(var_bias, (1, 96, 1, 1))
-        D = T.match_buffer(var_D, (1, 96, 112, 112))
-        C = T.alloc_buffer((1, 96, 112, 112))
-        E = T.alloc_buffer((1, 96, 112, 112))
-        for b, o, y, x, rc, ry, rx in T.grid(1, 96, 112, 112, 16, 1, 1):
-            with T.block("conv"):
-                vb, vo, vy, vx, vc, vry, vrx = T.axis.remap("SSSSRRR", [b, o, y, x, rc, ry, rx])
-                with T.init():
-                    C[vb, vo, vy, vx] = T.float32(0)
-                C[vb, vo, vy, vx] = C[vb, vo, vy, vx] + X[vb, vc, vy + vry, vx + vrx] * W[vo, vc, vry, vrx]
-        for b, o, y, x in T.grid(1, 96, 112, 112):
-            with T.block("E"):
-                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
-                E[vb, vo, vy, vx] = T.max(C[vb, vo, vy, vx] + bias[0, vo, 0, 0], T.float32(0))
-        for b, o, y, x in T.grid(1, 96, 112, 112):
-            with T.block("D"):
-                vb, vo, vy, vx = T.axis.remap("SSSS", [b, o, y, x])
-                D[vb, vo, vy, vx] = T.min(E[vb, vo, vy, vx], T.float32(6))
-)",
-                          kConvSignature);
+  PrimFunc f = pointwise_conv_relu6(16, 96, 112, /*symbolic_batch=*/false);
   for (int arch : {80, 90}) {
     const Target target = cuda_target(arch);
     LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(f, target), "f", target);
@@ -760,20 +793,32 @@ TEST(GpuRuleConv, TailTilesArePaddedAndDoNotSpill) {
     KLoopCounts counts = count_k_loop(lowered.launches[0].kernel.func);
     EXPECT_GE(counts.fmas, 4 * counts.shared_loads);
     // 2 x 196 thread blocks; each copies 2 k steps of a 64 x 8 weight tile, of which the
-    // second row of blocks reads 32 rows, and an 8 x 64 pixel tile; the bias is read
-    // once per output.
+    // second row of blocks reads 32 rows, and an 8 x 64 pixel tile; the bias and the
+    // clip's two bounds are read once per output.
     FuncCounts traffic = count_lowered(lowered);
     const int64_t outputs = 96 * 112 * 112;
     EXPECT_TRUE(is_const_int(traffic.launches[0].bytes_read,
-                             196 * 2 * ((64 + 32) * 8 + 2 * 8 * 64) * 4 + outputs * 4))
+                             196 * 2 * ((64 + 32) * 8 + 2 * 8 * 64) * 4 + 3 * outputs * 4))
         << text::print_node(traffic.launches[0].bytes_read);
-    std::string ptxas = testing::find_ptxas();
-    if (ptxas.empty()) continue;
-    std::string ptx = codegen::codegen_ptx(lowered.launches[0].kernel, target).ptx;
-    testing::PtxasResult result = testing::run_ptxas(ptxas, ptx, arch, /*verbose=*/true);
-    ASSERT_TRUE(result.ok) << result.messages;
-    EXPECT_NE(result.messages.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos)
-        << result.messages;
+    expect_no_spills(lowered.launches[0].kernel, target, arch);
+  }
+}
+
+// MobileNetV2's last 7 x 7 pointwise convolution (160 to 960 channels, bias, relu6) over
+// its symbolic batch: 49 pixels undercut the square tiles, so a 64 x 32 tile of one warp, 8 x 8
+// outputs per thread. ptxas capped such a block at 168 registers and spilled on sm_90; the kernel
+// asks for one block per multiprocessor (.minnctapersm 1) and spills nothing.
+TEST(GpuRuleConv, OneWarpTilesDoNotSpill) {
+  PrimFunc f = pointwise_conv_relu6(160, 960, 7, /*symbolic_batch=*/true);
+  for (int arch : {80, 90}) {
+    const Target target = cuda_target(arch);
+    LoweredFunc lowered = lower_to_kernels(default_gpu_schedule(f, target), "f", target);
+    ASSERT_EQ(lowered.launches.size(), 1u);
+    const DeviceKernel& kernel = lowered.launches[0].kernel;
+    EXPECT_EQ(kernel.block_size[0] * kernel.block_size[1] * kernel.block_size[2], 32);
+    KLoopCounts counts = count_k_loop(kernel.func);
+    EXPECT_GE(counts.fmas, 4 * counts.shared_loads);
+    expect_no_spills(kernel, target, arch);
   }
 }
 
