@@ -16,7 +16,9 @@
 //   (cache_write "local"): TM * TN FMAs per TM + TN shared loads;
 // - the accumulator goes to the output after the k loops (reverse_compute_at under the
 //   thread loop), through the epilogue blocks, which run on the thread's tile and whose
-//   intermediates (and the matmul's result) live in registers: one global write.
+//   intermediates (and the matmul's result) live in registers: one global write. A
+//   parameter that the epilogue reads alike along a row or column of the thread's tile
+//   (a bias, a clip's bounds) is copied to registers first: TM or TN loads, not TM * TN.
 // Split-K (tiles.split_k = S > 1): before the tiling, the reduction loop splits [S, K / S]
 // and rfactor makes its outer part a spatial one: the matmul becomes a batched one into
 // partial results P[s, ..] (S-fold thread blocks, the s loop fused onto blockIdx.z with
@@ -39,8 +41,11 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "ir/tir/functor.h"
 #include "passes/tir/gpu_rules/block_patterns.h"
 #include "passes/tir/gpu_rules/gpu_rule.h"
 #include "passes/tir/gpu_rules/matmul_analysis.h"
@@ -187,6 +192,44 @@ std::vector<BlockRef> pad_to_tiles(Schedule& s, const BlockRef& mm, const Block&
   return padded.inputs;
 }
 
+// Stages in registers each parameter that `epilogue` (under `thread`) reads alike along
+// one of the thread's tile loops: a bias per row or column (TM or TN values, not TM * TN
+// loads), a scalar such as a clip's bound (one). The copies are made after the k loops,
+// where the accumulators are all that is live, and past the operands' ends their
+// predicate keeps them in bounds.
+void stage_epilogue_params(Schedule& s, const BlockRef& epilogue, const LoopRef& thread) {
+  const BlockRealize realize = s.get_block_realize(epilogue);
+  VarMap bindings;
+  for (size_t v = 0; v < realize->block->iter_vars.size(); ++v) {
+    bindings[realize->block->iter_vars[v]->var] = realize->iter_values[v];
+  }
+  std::vector<Var> tile;
+  for (const LoopRef& l : loops_below(s, epilogue, thread)) {
+    if (!is_const_int(s.get_for(l)->extent, 1)) tile.push_back(l.var);
+  }
+  // For each parameter read, the tile loops that some read of it uses.
+  std::vector<std::pair<Buffer, std::unordered_set<const VarNode*>>> params;
+  post_order_visit(realize->block->body, [&](const Ref<Object>& node) {
+    const auto* load = node.as<BufferLoadNode>();
+    if (load == nullptr || !is_param(s.func(), load->buffer)) return;
+    auto it = std::find_if(params.begin(), params.end(),
+                           [&](const auto& p) { return p.first.same_as(load->buffer); });
+    if (it == params.end()) it = params.insert(params.end(), {load->buffer, {}});
+    for (const PrimExpr& index : load->indices) {
+      PrimExpr value = substitute(index, bindings);
+      for (const Var& l : tile) {
+        if (uses_var(value, l)) it->second.insert(l.get());
+      }
+    }
+  });
+  for (const auto& [buffer, used] : params) {
+    if (used.size() == tile.size()) continue;  // a value per output: nothing to share
+    BlockRef copy = s.cache_read(epilogue, read_index(s, epilogue, buffer), "local");
+    s.compute_at(copy, thread);
+    unroll_all(s, loops_below(s, copy, thread));
+  }
+}
+
 }  // namespace
 
 std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Target& target) {
@@ -295,6 +338,9 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
     BlockRef block = s.get_block(name);
     s.reverse_compute_at(block, thread);
     unroll_all(s, loops_below(s, block, thread));
+  }
+  if (!split_k) {
+    for (const std::string& name : m.epilogue) stage_epilogue_params(s, s.get_block(name), thread);
   }
   unroll_all(s, {k[1], i[2], j[2]});
   // The padded operands are read in the copies of their tiles.
