@@ -760,59 +760,99 @@ TEST(WindowRule, PaddedMaxPoolStagesThePaddedTile) {
 }
 
 // A depthwise 3x3 convolution (stride 1, padding 1, legalized with the padding inlined)
-// over 13 x 13 images, with a bias and relu6 after it.
-constexpr const char* kDepthwise = R"(@I.ir_module
+// of 4 channels over h x w images, with a bias and relu6 after it.
+std::string depthwise(int64_t h, int64_t w) {
+  std::string source = R"(@I.ir_module
 class Module:
     @T.prim_func
     def f(var_X: T.handle, W: T.Buffer((4, 1, 3, 3)), bias: T.Buffer((4,)), lo: T.Buffer(()), hi: T.Buffer(()), var_Y: T.handle):
         n = T.int64()
-        X = T.match_buffer(var_X, (n, 4, 13, 13))
-        Y = T.match_buffer(var_Y, (n, 4, 13, 13))
-        C = T.alloc_buffer((n, 4, 13, 13))
-        D = T.alloc_buffer((n, 4, 13, 13))
-        for b, c, i, j, k0, k1, k2 in T.grid(n, 4, 13, 13, 1, 3, 3):
+        X = T.match_buffer(var_X, (n, 4, H, W))
+        Y = T.match_buffer(var_Y, (n, 4, H, W))
+        C = T.alloc_buffer((n, 4, H, W))
+        D = T.alloc_buffer((n, 4, H, W))
+        for b, c, i, j, k0, k1, k2 in T.grid(n, 4, H, W, 1, 3, 3):
             with T.block("conv"):
                 vb, vc, vi, vj, vk0, vk1, vk2 = T.axis.remap("SSSSRRR", [b, c, i, j, k0, k1, k2])
                 with T.init():
                     C[vb, vc, vi, vj] = T.float32(0)
-                C[vb, vc, vi, vj] = C[vb, vc, vi, vj] + T.if_then_else(vi + vk1 - 1 >= 0 and vi + vk1 - 1 < 13 and vj + vk2 - 1 >= 0 and vj + vk2 - 1 < 13, X[vb, vc + vk0, vi + vk1 - 1, vj + vk2 - 1], T.float32(0)) * W[vc, vk0, vk1, vk2]
-        for b, c, i, j in T.grid(n, 4, 13, 13):
+                C[vb, vc, vi, vj] = C[vb, vc, vi, vj] + T.if_then_else(vi + vk1 - 1 >= 0 and vi + vk1 - 1 < H and vj + vk2 - 1 >= 0 and vj + vk2 - 1 < W, X[vb, vc + vk0, vi + vk1 - 1, vj + vk2 - 1], T.float32(0)) * W[vc, vk0, vk1, vk2]
+        for b, c, i, j in T.grid(n, 4, H, W):
             with T.block("bias"):
                 vb, vc, vi, vj = T.axis.remap("SSSS", [b, c, i, j])
                 D[vb, vc, vi, vj] = C[vb, vc, vi, vj] + bias[vc]
-        for b, c, i, j in T.grid(n, 4, 13, 13):
+        for b, c, i, j in T.grid(n, 4, H, W):
             with T.block("clip"):
                 vb, vc, vi, vj = T.axis.remap("SSSS", [b, c, i, j])
                 Y[vb, vc, vi, vj] = T.min(T.max(D[vb, vc, vi, vj], lo[()]), hi[()])
 )";
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"H", std::to_string(h)},
+                                 {", W)", ", " + std::to_string(w) + ")"},
+                                 {", W,", ", " + std::to_string(w) + ","},
+                                 {"< W,", "< " + std::to_string(w) + ","}}) {
+    for (size_t at = source.find(from); at != std::string::npos; at = source.find(from, at)) {
+      source.replace(at, from.size(), to);
+    }
+  }
+  return source;
+}
+
+// The bytes that the one launch of `f`, scheduled for `target`, reads at batch n.
+int64_t bytes_read_at(const PrimFunc& f, const Target& target, int64_t n) {
+  FuncCounts counts = count_lowered(lower_to_kernels(f, "f", target));
+  EXPECT_EQ(counts.launches.size(), 1u);
+  arith::Analyzer analyzer;
+  PrimExpr read =
+      analyzer.simplify(substitute(counts.launches[0].bytes_read, [&](const Var&) -> PrimExpr {
+        return int_imm(DataType::Int(64), n);
+      }));
+  const int64_t* bytes = as_const_int(read);
+  EXPECT_NE(bytes, nullptr) << text::print_node(counts.launches[0].bytes_read);
+  return bytes != nullptr ? *bytes : -1;
+}
 
 TEST(WindowRule, DepthwiseConvolutionReadsItsInputsOnce) {
   auto shapes = [](int64_t n) {
     return std::vector<std::vector<int64_t>>{{n, 4, 13, 13}, {4, 1, 3, 3}, {4}, {}, {},
                                              {n, 4, 13, 13}};
   };
-  expect_one_kernel("window", kDepthwise, shapes);
+  const std::string source = depthwise(13, 13);
+  expect_one_kernel("window", source, shapes);
   // The mobile profile's 128 threads take 9 of the 13 rows at a time: a tail guard.
-  std::optional<PrimFunc> mobile = apply_rule("window", parse_func(kDepthwise), kMobile);
+  std::optional<PrimFunc> mobile = apply_rule("window", parse_func(source), kMobile);
   ASSERT_TRUE(mobile.has_value());
-  testing::expect_same_results(parse_func(kDepthwise), *mobile, shapes(3), 3);
-  std::optional<PrimFunc> scheduled = apply_rule("window", parse_func(kDepthwise), kDesktop);
+  testing::expect_same_results(parse_func(source), *mobile, shapes(3), 3);
+  std::optional<PrimFunc> scheduled = apply_rule("window", parse_func(source), kDesktop);
   ASSERT_TRUE(scheduled.has_value());
   // One thread block per image (13 rows of 13 threads): the padded image, the weights,
   // the bias and the two bounds in shared memory, each read once per image.
   EXPECT_EQ(shared_buffers(*scheduled).size(), 5u);
-  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
-  ASSERT_EQ(counts.launches.size(), 1u);
-  arith::Analyzer analyzer;
+  // Per image: 13 x 13 inputs, 9 weights, a bias and the two bounds.
   for (int64_t n : {1, 5}) {
-    PrimExpr read =
-        analyzer.simplify(substitute(counts.launches[0].bytes_read, [&](const Var&) -> PrimExpr {
-          return int_imm(DataType::Int(64), n);
-        }));
-    const int64_t* bytes = as_const_int(read);
-    ASSERT_NE(bytes, nullptr) << text::print_node(counts.launches[0].bytes_read);
-    // Per image: 13 x 13 inputs, 9 weights, a bias and the two bounds.
-    EXPECT_EQ(*bytes, n * 4 * (13 * 13 + 9 + 1 + 2) * 4) << "n = " << n;
+    EXPECT_EQ(bytes_read_at(*scheduled, kDesktop, n), n * 4 * (13 * 13 + 9 + 1 + 2) * 4)
+        << "n = " << n;
+  }
+}
+
+// Rows of 100 outputs: 2 rows of threads fit in 256, so each thread computes 4 rows and a
+// block's tile is 8 rows, whose halo is 2 rows, not 2 for every 2.
+TEST(WindowRule, WideRowsTakeSeveralRowsPerThread) {
+  auto shapes = [](int64_t n) {
+    return std::vector<std::vector<int64_t>>{{n, 4, 16, 100}, {4, 1, 3, 3}, {4}, {}, {},
+                                             {n, 4, 16, 100}};
+  };
+  const std::string source = depthwise(16, 100);
+  expect_one_kernel("window", source, shapes, {1, 2});
+  std::optional<PrimFunc> scheduled = apply_rule("window", parse_func(source), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  std::vector<For> rows = loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y");
+  ASSERT_FALSE(rows.empty());
+  EXPECT_TRUE(is_const_int(rows.back()->extent, 2));
+  // Per image and channel: 2 tiles of 8 rows, each reading its rows and the one on each
+  // side that the image has (9 rows of 100), then 9 weights, a bias and the two bounds.
+  for (int64_t n : {1, 3}) {
+    EXPECT_EQ(bytes_read_at(*scheduled, kDesktop, n), n * 4 * 2 * (9 * 100 + 9 + 1 + 2) * 4)
+        << "n = " << n;
   }
 }
 

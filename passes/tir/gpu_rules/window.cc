@@ -12,13 +12,15 @@
 // reads R's result at its own indices. R reads a parameter, the image, at indices that
 // combine y with a reduction variable and x with another.
 //
-// Schedule: a thread block per ty rows of the output (the rows split [Y / ty, ty]) and
-// per leading index (blockIdx.z, blockIdx.y), a thread per output (threadIdx.y over the
-// tile's rows, threadIdx.x over the X columns); ty is the largest divisor of Y that keeps
-// ty * X within the thread limit (256 at most), or that limit's rows with a tail guard
-// where no divisor comes near it. E (or, without an epilogue, R's register copy to the
-// output) owns the loops; R is computed per thread (compute_at), its window serial and
-// unrolled, its result in a register. The image and every parameter that R or E reads
+// Schedule: a thread block per ty * q rows of the output (the rows split [Y / (ty * q),
+// ty, q]) and per leading index (blockIdx.z, blockIdx.y), a thread per q outputs of a
+// column (threadIdx.y over the tile's rows of threads, threadIdx.x over the X columns, q
+// consecutive rows per thread); ty is the largest divisor of Y that keeps ty * X within
+// the thread limit (256 at most), or that limit's rows with a tail guard where no divisor
+// comes near it, and q (rows_per_thread) brings the tile to kMinTileRows rows where ty
+// falls short and divides Y. E (or, without an epilogue, R's register copy to the output)
+// owns the loops; R is computed per output (compute_at), its window serial and unrolled,
+// its result in a register. The image and every parameter that R or E reads
 // at indices that use neither y nor x (the weights, the bias, scalars) are copied to
 // shared memory per thread block (cache_read, compute_at at the row-tile loop), by all
 // the threads together. The rule declines rows wider than the thread limit, symbolic
@@ -46,6 +48,10 @@ using namespace schedule_internal;  // NOLINT(google-build-using-namespace)
 constexpr int64_t kMaxThreads = 256;
 // Windows of more elements are left to the other rules.
 constexpr int64_t kMaxWindow = 64;
+// A thread block's tile covers at least this many output rows where the image allows
+// (several per thread where few rows of threads fit): the halo of a 3 x 3 window is then
+// a quarter of the tile, not as large as a tile of 2 rows.
+constexpr int64_t kMinTileRows = 8;
 
 bool uses_any(const PrimExpr& e, const std::vector<Var>& vars) {
   return std::any_of(vars.begin(), vars.end(), [&](const Var& v) { return uses_var(e, v); });
@@ -76,6 +82,16 @@ int64_t rows_per_block(int64_t rows, int64_t limit) {
   int64_t divisor = limit;
   while (rows % divisor != 0) --divisor;
   return 2 * divisor >= limit ? divisor : limit;
+}
+
+// The output rows each thread computes, a thread block having `ty` rows of threads: the
+// largest divisor of the rows per block that keeps the tile within kMinTileRows rows; 1
+// where ty does not divide the rows (a tail guard) or reaches kMinTileRows alone.
+int64_t rows_per_thread(int64_t rows, int64_t ty) {
+  if (rows % ty != 0 || ty >= kMinTileRows) return 1;
+  int64_t per_thread = kMinTileRows / ty;
+  while ((rows / ty) % per_thread != 0) --per_thread;
+  return per_thread;
 }
 
 // The parameters that `block` reads at indices that use none of `image_vars`, each with
@@ -293,10 +309,19 @@ std::optional<PrimFunc> apply_window(const PrimFunc& func, const Target& target)
   std::optional<BlockRef> padded_image = pad_image(s, reduce, image);
   BlockRef out = epilogue ? *epilogue : s.cache_write(reduce, 0, "local");
   if (epilogue) s.set_scope(reduce, 0, "local");
+  const int64_t per_thread = rows_per_thread(*rows, ty);
   std::vector<LoopRef> loops = s.get_loops(out);
-  std::vector<LoopRef> tile =
-      s.split(loops[p - 2], {PrimExpr(), int_imm(loops[p - 2].var->dtype, ty)});
+  const DataType index_type = loops[p - 2].var->dtype;
+  std::vector<PrimExpr> factors = {PrimExpr(), int_imm(index_type, ty)};
+  if (per_thread > 1) factors.push_back(int_imm(index_type, per_thread));
+  std::vector<LoopRef> tile = s.split(loops[p - 2], factors);
   const LoopRef& column = loops[p - 1];
+  // The loop of one output: the column's, or within it the thread's rows.
+  LoopRef output = column;
+  if (per_thread > 1) {
+    s.reorder({column, tile[2]});
+    output = tile[2];
+  }
   const Block& out_block = s.get_block_realize(out)->block;
   std::vector<Buffer> out_params = block_invariant_params(
       s.func(), *out_block, {out_block->iter_vars[p - 2]->var, out_block->iter_vars[p - 1]->var},
@@ -304,10 +329,11 @@ std::optional<PrimFunc> apply_window(const PrimFunc& func, const Target& target)
   std::vector<Buffer> reduce_params =
       block_invariant_params(s.func(), *s.get_block_realize(reduce)->block, {y, x}, image);
   try {
-    s.compute_at(reduce, column);
+    s.compute_at(reduce, output);
     for (const LoopRef& l : s.get_loops(reduce)) {
       if (loop_iter_use(s.get_for(l)).reduce) s.unroll(l);
     }
+    if (per_thread > 1) s.unroll(tile[2]);
     std::vector<BlockRef> copies;
     if (padded_image) {
       s.set_scope(*padded_image, 0, "shared");
