@@ -254,18 +254,24 @@ TEST(ColumnReductionRule, SumOverTheFirstAxis) {
                       return std::vector<std::vector<int64_t>>{{16, n}, {n}};
                     },
                     {1, 7, 40, 97});
-  std::optional<PrimFunc> scheduled =
-      apply_rule("column reduction", parse_func(kColumnSum), kDesktop);
-  ASSERT_TRUE(scheduled.has_value());
-  // 32 adjacent outputs per block along threadIdx.x, the 16 rows on threadIdx.y.
-  ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x").size(), 1u);
-  EXPECT_TRUE(is_const_int(
-      loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x")[0]->extent, 32));
-  ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y").size(), 1u);
-  EXPECT_TRUE(
-      is_const_int(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y")[0]->extent, 8));
-  // x read once, the output written once.
-  expect_compulsory_traffic(*scheduled, 16 * 4 + 4);
+  // 32 adjacent outputs per block along threadIdx.x, the 16 rows over 8 threads along
+  // threadIdx.y. Where the subgroup is narrower (lavapipe's 8 lanes), still 32 outputs: a
+  // row of the block reads 128 bytes.
+  Target narrow = kDesktop;
+  narrow.subgroup_size = 8;
+  for (const Target* target : {&kDesktop, static_cast<const Target*>(&narrow)}) {
+    std::optional<PrimFunc> scheduled =
+        apply_rule("column reduction", parse_func(kColumnSum), *target);
+    ASSERT_TRUE(scheduled.has_value());
+    ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x").size(), 1u);
+    EXPECT_TRUE(is_const_int(
+        loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.x")[0]->extent, 32));
+    ASSERT_EQ(loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y").size(), 1u);
+    EXPECT_TRUE(is_const_int(
+        loops_of_kind(*scheduled, ForKind::ThreadBinding, "threadIdx.y")[0]->extent, 8));
+    // x read once, the output written once.
+    expect_compulsory_traffic(*scheduled, 16 * 4 + 4);
+  }
 }
 
 // The sum over the first axis of (n, 300): a symbolic reduction, 300 outputs; the mobile
