@@ -6,7 +6,8 @@
 namespace relaxc::testing {
 
 void expect_same_results(const tir::PrimFunc& original, const tir::PrimFunc& transformed,
-                         const std::vector<std::vector<int64_t>>& shapes, uint64_t seed) {
+                         const std::vector<std::vector<int64_t>>& shapes, uint64_t seed,
+                         double tolerance) {
   std::vector<HostArray> a;
   for (size_t i = 0; i < shapes.size(); ++i) {
     tir::Buffer buffer = original->buffer_of(original->params[i]);
@@ -21,7 +22,7 @@ void expect_same_results(const tir::PrimFunc& original, const tir::PrimFunc& tra
   interpret(original, pa);
   interpret(transformed, pb);
   for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_LE(max_scaled_error(b[i], a[i], 1e-5, 1e-5), 1.0) << "array " << i;
+    EXPECT_LE(max_scaled_error(b[i], a[i], tolerance, tolerance), 1.0) << "array " << i;
   }
 }
 

@@ -209,9 +209,6 @@ TEST(GpuRuleMatmul, DeclinesWhatIsNotALargeMatmul) {
   EXPECT_FALSE(tiled(default_gpu_schedule(max_product, kDesktop)));
 }
 
-// The tile follows the output: 128 x 128 (16 x 16 threads) where that leaves 64 thread
-// blocks, 64 x 64 (8 x 8) where it would leave fewer, 64 x 32 (4 x 8), 32 x 64 or
-// 16 x 128 where a constant extent undercuts both square tiles.
 // Split-K of a plain matmul: 2 parts of k = 20 (10 each: a k tail per part), tails in
 // rows and columns. (A symbolic k is never split: its parts could not be proved equal.)
 TEST(GpuRuleMatmul, SplitKGivesTheSameResults) {
@@ -220,9 +217,21 @@ TEST(GpuRuleMatmul, SplitKGivesTheSameResults) {
   ASSERT_TRUE(m.has_value());
   MatmulTiles tiles = kSmallTiles;
   tiles.split_k = 2;
-  testing::expect_same_results(f, schedule_matmul(f, *m, tiles), {{9, 20}, {20, 11}, {9, 11}},
-                               kSeed);
+  PrimFunc scheduled = schedule_matmul(f, *m, tiles);
+  testing::expect_same_results(f, scheduled, {{9, 20}, {20, 11}, {9, 11}}, kSeed);
+  // The second kernel reads each output's 2 partials and writes the output once: its sum
+  // accumulates in a register.
+  FuncCounts counts = count_lowered(lower_to_kernels(scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 2u);
+  EXPECT_TRUE(is_const_int(counts.launches[1].bytes_read, 2 * 9 * 11 * 4))
+      << text::print_node(counts.launches[1].bytes_read);
+  EXPECT_TRUE(is_const_int(counts.launches[1].bytes_written, 9 * 11 * 4))
+      << text::print_node(counts.launches[1].bytes_written);
 }
+
+// The tile follows the output: 128 x 128 (16 x 16 threads) where that leaves 64 thread
+// blocks, 64 x 64 (8 x 8) where it would leave fewer, 64 x 32 (4 x 8), 32 x 64 or
+// 16 x 128 where a constant extent undercuts both square tiles.
 
 TEST(GpuRuleMatmul, TileFollowsTheOutput) {
   auto block = [](const PrimFunc& f) {

@@ -380,6 +380,93 @@ TEST(ColumnReductionRule, RowsWithATailKeepTheCompulsoryTraffic) {
   EXPECT_TRUE(is_const_int(analyzer.simplify(launch.bytes_written), 8 * 56 * 56 * 4));
 }
 
+// The sum over the first axis of a constant (rows, cols) float32 matrix, or its mean.
+std::string column_reduction(int64_t rows, int64_t cols, bool mean) {
+  const std::string r = std::to_string(rows), c = std::to_string(cols);
+  const std::string acc = mean ? "s" : "out";
+  std::string source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer(()" +
+                       r + ", " + c + R"(), "float32"), out: T.Buffer(()" + c +
+                       R"(,), "float32")):
+)";
+  if (mean) source += "        s = T.alloc_buffer((" + c + ",))\n";
+  source += "        for ax0, k0 in T.grid(" + c + ", " + r + R"():
+            with T.block("sum"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    )" +
+            acc + R"([v_ax0] = T.float32(0)
+                )" +
+            acc + "[v_ax0] = " + acc + R"([v_ax0] + x[v_k0, v_ax0]
+)";
+  if (mean) {
+    source += "        for ax0 in range(" + c + R"():
+            with T.block("mean"):
+                v_ax0 = T.axis.spatial()" +
+              c + R"(, ax0)
+                out[v_ax0] = s[v_ax0] / T.float32()" +
+              r + R"()
+)";
+  }
+  return source;
+}
+
+int64_t const_bytes(const PrimExpr& e) {
+  arith::Analyzer analyzer;
+  PrimExpr simplified = analyzer.simplify(e);
+  const int64_t* bytes = as_const_int(simplified);
+  return bytes != nullptr ? *bytes : -1;
+}
+
+// Over (4096, 40), two tiles of 32 outputs would be 2 thread blocks in one pass, so the
+// rows split over blocks too.
+TEST(ColumnReductionRule, FewOutputsSplitTheRowsOverThreadBlocks) {
+  for (bool mean : {false, true}) {
+    SCOPED_TRACE(mean ? "mean" : "sum");
+    PrimFunc f = parse_func(column_reduction(4096, 40, mean));
+    // The slices per block of 32 columns: as many as fit (up to 264 blocks in all) with 64
+    // rows each, Y = 8 on the desktop profile (32 x 8 threads) and 4 on the mobile one's
+    // 128 threads: 64 slices of 64 rows either way.
+    for (const auto& [target, y] : {std::pair{&kDesktop, 8}, std::pair{&kMobile, 4}}) {
+      std::optional<PrimFunc> scheduled = apply_rule("column reduction", f, *target);
+      ASSERT_TRUE(scheduled.has_value());
+      EXPECT_TRUE(structural_equal(default_gpu_schedule(f, *target), *scheduled));
+      LoweredFunc lowered = lower_to_kernels(*scheduled, "f", *target);
+      ASSERT_EQ(lowered.workspaces.size(), 1u);  // the partial sums
+      FuncCounts counts = count_lowered(lowered);
+      ASSERT_EQ(counts.launches.size(), 2u) << text::print_node(*scheduled);
+      const LaunchCounts& slices = counts.launches[0];
+      const LaunchCounts& sum = counts.launches[1];
+      EXPECT_EQ(slices.block, (std::array<int64_t, 3>{32, y, 1}));
+      EXPECT_EQ(const_bytes(slices.grid[0]), 2 * 64 / y);
+      EXPECT_EQ(slices.shared_memory_bytes, 0);  // no barrier: each thread sums its slice
+      // x read once (the tail tile's 24 idle columns read nothing); 64 partials per output.
+      EXPECT_EQ(const_bytes(slices.bytes_read), 4096 * 40 * 4);
+      EXPECT_EQ(const_bytes(slices.bytes_written), 64 * 40 * 4);
+      EXPECT_EQ(const_bytes(sum.bytes_read), 64 * 40 * 4);
+      EXPECT_EQ(const_bytes(sum.bytes_written), 40 * 4);  // the mean's sum stays in registers
+      EXPECT_FALSE(slices.upper_bound || sum.upper_bound);
+    }
+    std::optional<PrimFunc> scheduled = apply_rule("column reduction", f, kDesktop);
+    ASSERT_TRUE(scheduled.has_value());
+    // 4096 terms summed in 64 slices instead of in order: float32 rounding differs.
+    testing::expect_same_results(f, *scheduled, {{4096, 40}, {40}}, 3, 1e-4);
+  }
+}
+
+// Outputs enough for 264 blocks of 32 (8448 columns) keep one pass, however long the
+// columns.
+TEST(ColumnReductionRule, ManyOutputsKeepOnePass) {
+  std::optional<PrimFunc> scheduled =
+      apply_rule("column reduction", parse_func(column_reduction(4096, 8448, false)), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  EXPECT_EQ(const_bytes(counts.launches[0].grid[0]), 8448 / 32);
+}
+
 // Reductions the column rule must leave to others: over the innermost axis (a row), over
 // an input whose innermost axis is not the output's, an argmax over the first axis (two
 // reductions), and an epilogue that reads the sums out of place.

@@ -78,4 +78,25 @@ bool inline_spatial_producers(Schedule& s) {
   return true;
 }
 
+void schedule_partial_sum(Schedule& s, const BlockRef& sum,
+                          const std::vector<std::string>& epilogue) {
+  std::vector<LoopRef> loops = s.get_loops(sum);
+  std::vector<LoopRef> spatial(loops.begin(), loops.end() - 1);
+  LoopRef fused = spatial.size() == 1 ? spatial[0] : s.fuse(spatial);
+  std::vector<LoopRef> parts =
+      s.split(fused, {PrimExpr(), int_imm(fused.var->dtype, kPartialSumThreads)});
+  s.bind(parts[0], "blockIdx.x");
+  s.bind(parts[1], "threadIdx.x");
+  for (const std::string& name : epilogue) {
+    BlockRef block = s.get_block(name);
+    s.reverse_compute_at(block, parts[1]);
+    for (const LoopRef& loop : loops_below(s, block, parts[1])) s.unroll(loop);
+  }
+  if (epilogue.empty()) {
+    s.reverse_compute_at(s.cache_write(sum, 0, "local"), parts[1]);
+  } else {
+    s.set_scope(sum, 0, "local");
+  }
+}
+
 }  // namespace relaxc::tir

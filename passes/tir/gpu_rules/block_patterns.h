@@ -1,7 +1,8 @@
 // Block shapes that several rules of the default GPU schedule recognize (gpu_rule.h):
 // spatial blocks, blocks in a perfect loop nest of their own, loads at given indices,
-// parameters, a block's reads and loops; and the inlining of a function's spatial
-// producers that they share.
+// parameters, a block's reads and loops; the inlining of a function's spatial producers
+// that they share; and the kernel that sums partial results (split-K's, a two-pass column
+// reduction's).
 #pragma once
 #include <optional>
 #include <string>
@@ -36,5 +37,16 @@ std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const
 // (compute_inline), so that their values live in registers; false, leaving `s` part way,
 // where one cannot be (a second output, a store that is not injective).
 bool inline_spatial_producers(Schedule& s);
+
+// The second kernel of a reduction split over thread blocks: `sum` (rfactor's write-back,
+// C[..] = op over s of P[s, ..]: its spatial loops, then the loop over the partial
+// results) one thread per output, kPartialSumThreads outputs per thread block (within
+// every target's limit), with the blocks `epilogue` (spatial, reading C at their own
+// iteration variables) computed on each thread's result in unrolled loops. Each thread
+// accumulates in a register: C itself where there is an epilogue, else a copy that it
+// writes once (cache_write).
+constexpr int64_t kPartialSumThreads = 128;
+void schedule_partial_sum(Schedule& s, const BlockRef& sum,
+                          const std::vector<std::string>& epilogue);
 
 }  // namespace relaxc::tir

@@ -71,8 +71,6 @@ constexpr int64_t kBusyWarps = 4 * 132;
 constexpr int64_t kMaxSplitK = 32;
 constexpr int64_t kMinSplitDepth = 64;
 constexpr int64_t kMinSplitDepthAnyBatch = 256;
-// Threads per thread block of split-K's summing kernel (within every target's limit).
-constexpr int64_t kSumThreads = 128;
 constexpr int64_t kVectorLanes = 4;
 
 PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
@@ -117,23 +115,6 @@ int64_t choose_split_k(int64_t warps, const PrimExpr& depth, int64_t bk, int64_t
     if (*k % s == 0 && (*k / s) % bk == 0 && *k / s >= min_depth) parts = s;
   }
   return parts;
-}
-
-// Split-K's second kernel: `sum` (C[..] = sum_s P[s, ..], its spatial loops then the loop
-// over the parts) one thread per output, with `epilogue` computed on each thread's sum.
-void schedule_split_k_sum(Schedule& s, const BlockRef& sum,
-                          const std::vector<std::string>& epilogue) {
-  std::vector<LoopRef> loops = s.get_loops(sum);
-  std::vector<LoopRef> spatial(loops.begin(), loops.end() - 1);
-  LoopRef fused = spatial.size() == 1 ? spatial[0] : s.fuse(spatial);
-  std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), index_const(fused.var, kSumThreads)});
-  s.bind(parts[0], "blockIdx.x");
-  s.bind(parts[1], "threadIdx.x");
-  for (const std::string& name : epilogue) {
-    BlockRef block = s.get_block(name);
-    s.reverse_compute_at(block, parts[1]);
-    unroll_all(s, loops_below(s, block, parts[1]));
-  }
 }
 
 // Folds every epilogue block but the last into the last (compute_inline): one loop over
@@ -333,7 +314,7 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
   std::vector<std::string> after = split_k ? std::vector<std::string>{} : m.epilogue;
   if (after.empty())
     after.push_back(writeback ? writeback->name : s.cache_write(mm, 0, "local").name);
-  if (split_k) schedule_split_k_sum(s, s.get_block(m.block), m.epilogue);
+  if (split_k) schedule_partial_sum(s, s.get_block(m.block), m.epilogue);
   for (const std::string& name : after) {
     BlockRef block = s.get_block(name);
     s.reverse_compute_at(block, thread);
