@@ -317,6 +317,56 @@ TEST(GpuRuleGemv, KContiguousWeightWithEpilogue) {
   }
 }
 
+// x @ W + bias, relu, over a 1024 x 96 W: 3 tiles of 32 columns would be 3 thread
+// blocks, so k splits over blocks too: 16 slices of 64 (8 per block of 32 x 8 threads on
+// the desktop profile, 4 of 32 x 4 on the mobile one), then a kernel sums the slices of
+// each output and runs the epilogue.
+TEST(GpuRuleGemv, FewColumnsSplitKOverThreadBlocks) {
+  PrimFunc f = parse_func(R"(
+        X = T.match_buffer(var_A, (1, 1024))
+        W = T.match_buffer(var_B, (1024, 96))
+        bias = T.match_buffer(var_bias, (96,))
+        D = T.match_buffer(var_D, (1, 96))
+        Y = T.alloc_buffer((1, 96))
+        for i, j, r in T.grid(1, 96, 1024):
+            with T.block("Y"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, r])
+                with T.init():
+                    Y[vi, vj] = T.float32(0)
+                Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vk, vj]
+        for i, j in T.grid(1, 96):
+            with T.block("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = T.max(Y[vi, vj] + bias[vj], T.float32(0))
+)",
+                          kBiasSignature);
+  for (const auto& [target, y] : {std::pair{kDesktop, 8}, std::pair{kMobile, 4}}) {
+    PrimFunc g = default_gpu_schedule(f, target);
+    EXPECT_FALSE(tiled(g));
+    // 1024 products summed in 16 slices: float32 rounds otherwise.
+    testing::expect_same_results(f, g, {{1, 1024}, {1024, 96}, {96}, {1, 96}}, kSeed, 1e-4);
+    LoweredFunc lowered = lower_to_kernels(g, "f", target);
+    EXPECT_EQ(lowered.workspaces.size(), 1u);  // the slices' sums
+    FuncCounts counts = count_lowered(lowered);
+    ASSERT_EQ(counts.launches.size(), 2u) << text::print_node(g);
+    const LaunchCounts& slices = counts.launches[0];
+    EXPECT_EQ(slices.block, (std::array<int64_t, 3>{32, y, 1}));
+    PrimExpr blocks = arith::Analyzer().simplify(slices.grid[0]);
+    EXPECT_TRUE(is_const_int(blocks, 3 * 16 / y)) << text::print_node(blocks);
+    // W read once, x once per column (a warp reads the same element: one transaction),
+    // each thread's sum written once.
+    EXPECT_TRUE(is_const_int(slices.bytes_read, (1024 * 96 + 96 * 1024) * 4))
+        << text::print_node(slices.bytes_read);
+    EXPECT_TRUE(is_const_int(slices.bytes_written, 16 * 96 * 4))
+        << text::print_node(slices.bytes_written);
+    // The sums read each output's 16 slices and its bias, and write the output once.
+    const LaunchCounts& sum = counts.launches[1];
+    EXPECT_TRUE(is_const_int(sum.bytes_read, (16 * 96 + 96) * 4))
+        << text::print_node(sum.bytes_read);
+    EXPECT_TRUE(is_const_int(sum.bytes_written, 96 * 4)) << text::print_node(sum.bytes_written);
+  }
+}
+
 // A classifier over a symbolic batch (x @ W^T + bias, relu): the rows are symbolic, so
 // the schedule is specialized by shape, the GEMV for at most 4 rows and the matmul
 // rule's tiles for more, the two launched under conditions that the host evaluates.

@@ -300,6 +300,50 @@ class Module:
   check_row_sum(s.func());
 }
 
+// reverse_compute_at under the thread loop of a fused, split output (as split-K's sum and
+// the GEMV's slices schedule their epilogue): the threads past the 96 outputs of a
+// 128-thread block write nothing, and the region read under the loop names an index that
+// wraps around ((f0 * 128 + f1) % 96 is in range for every thread), so the consumer takes
+// the producer's guard, which only the loops around it decide.
+TEST(ScheduleComputeAt, ReverseComputeAtUnderASplitTailTakesTheProducersGuard) {
+  tir::Schedule s(parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((1, 96), "float32"), B: T.Buffer((1, 96), "float32")):
+        S = T.alloc_buffer((1, 96))
+        for f0 in range(1):
+            for f1 in range(128):
+                with T.block("S"):
+                    vi = T.axis.spatial(1, (f0 * 128 + f1) // 96)
+                    vj = T.axis.spatial(96, (f0 * 128 + f1) % 96)
+                    T.where(f0 * 128 + f1 < 96)
+                    S[vi, vj] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(1, 96):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = S[vi, vj] + T.float32(1)
+)"));
+  s.reverse_compute_at(s.get_block("B"), loop_named(s, "S", "f1"));
+  expect_func(s.func(), R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((1, 96), "float32"), B: T.Buffer((1, 96), "float32")):
+        S = T.alloc_buffer((1, 96))
+        for f0 in range(1):
+            for f1 in range(128):
+                with T.block("S"):
+                    vi = T.axis.spatial(1, (f0 * 128 + f1) // 96)
+                    vj = T.axis.spatial(96, (f0 * 128 + f1) % 96)
+                    T.where(f0 * 128 + f1 < 96)
+                    S[vi, vj] = A[vi, vj] * T.float32(2)
+                with T.block("B"):
+                    vi = T.axis.spatial(1, 0)
+                    vj = T.axis.spatial(96, (f0 * 32 + f1) % 96)
+                    T.where(f0 * 128 + f1 < 96)
+                    B[vi, vj] = S[vi, vj] + T.float32(1)
+)");
+}
+
 // C[m, n] = sum_k A[m, k] * B[k, n] over symbolic m, n, k.
 constexpr const char* kMatmul = R"(@I.ir_module
 class Module:

@@ -99,4 +99,36 @@ void schedule_partial_sum(Schedule& s, const BlockRef& sum,
   }
 }
 
+int64_t slice_blocks(int64_t blocks, const int64_t* reduced, int64_t y) {
+  if (reduced == nullptr || blocks <= 0 || blocks >= kBlocksToFillGpu) return 1;
+  const int64_t wanted = (kBlocksToFillGpu + blocks - 1) / blocks;
+  int64_t chosen = 1;
+  for (int64_t b = 2; b <= wanted; ++b) {
+    if (*reduced % (b * y) == 0 && *reduced / (b * y) >= kMinSliceRows) chosen = b;
+  }
+  return chosen;
+}
+
+void schedule_column_slices(Schedule& s, const BlockRef& block, size_t p,
+                            const ColumnSlices& threads, const std::vector<std::string>& epilogue) {
+  std::vector<LoopRef> loops = s.get_loops(block);
+  std::vector<LoopRef> reduction_loops(loops.begin() + static_cast<std::ptrdiff_t>(p), loops.end());
+  LoopRef reduced = reduction_loops.size() == 1 ? reduction_loops[0] : s.fuse(reduction_loops);
+  const DataType t = reduced.var->dtype;
+  BlockRef partial = s.rfactor(s.split(reduced, {int_imm(t, threads.slices), PrimExpr()})[0], 0);
+  // <block>_rf: the output loops, the slice loop, the rows of a slice.
+  std::vector<LoopRef> rf = s.get_loops(partial);
+  std::vector<LoopRef> columns = s.split(rf[p - 1], {PrimExpr(), int_imm(t, threads.x)});
+  std::vector<LoopRef> slice = s.split(rf[p], {PrimExpr(), int_imm(t, threads.y)});
+  s.reorder({slice[0], slice[1], columns[1]});
+  std::vector<LoopRef> grid(rf.begin(), rf.begin() + static_cast<std::ptrdiff_t>(p) - 1);
+  grid.push_back(columns[0]);
+  grid.push_back(slice[0]);
+  s.bind(s.fuse(grid), "blockIdx.x");
+  s.bind(slice[1], "threadIdx.y");
+  s.bind(columns[1], "threadIdx.x");
+  s.reverse_compute_at(s.cache_write(partial, 0, "local"), columns[1]);
+  schedule_partial_sum(s, block, epilogue);
+}
+
 }  // namespace relaxc::tir

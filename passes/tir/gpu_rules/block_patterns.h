@@ -38,6 +38,39 @@ std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const
 // where one cannot be (a second output, a store that is not injective).
 bool inline_spatial_producers(Schedule& s);
 
+// A reduction over columns split over thread blocks in two passes, where its outputs
+// alone would leave a GPU idle (the column reduction rule's R.sum(x, axis=0), the GEMV
+// rule's x @ W): thread blocks enough to occupy a large GPU are two of 256 threads per
+// multiprocessor of an H100 (132), a quarter of the threads it holds, each thread with a
+// serial loop of loads; a thread of the first pass sums at least kMinSliceRows rows, so
+// that the partial results add at most 2 / kMinSliceRows (3%) to the traffic.
+constexpr int64_t kBlocksToFillGpu = 2 * 132;
+constexpr int64_t kMinSliceRows = 64;
+
+// B, the thread blocks per tile of outputs of the first pass: the most, up to what brings
+// `blocks` (those of one pass) to kBlocksToFillGpu, for which S = B * `y` divides the
+// constant `reduced` extent into slices of at least kMinSliceRows; 1 (one pass) where
+// there are blocks enough already, or a count is not known (null `reduced`, `blocks` < 0).
+int64_t slice_blocks(int64_t blocks, const int64_t* reduced, int64_t y);
+
+// The first pass's threads: `x` adjacent outputs on threadIdx.x, `y` slices on
+// threadIdx.y, of `slices` (= B * y) in all.
+struct ColumnSlices {
+  int64_t x, y, slices;
+};
+
+// The two passes: `block` (a perfect nest: `p` spatial loops, the last over adjacent
+// outputs, then reduction loops over K elements in all; C[..] = C[..] op x with op one that
+// rfactor takes) has its reduction loops fused and split [S, K / S] (S must divide K), and
+// rfactor makes `<block>_rf` sum each slice into P[s, ..], a workspace. Its innermost
+// output loop splits [ceil(W / x), x] onto threadIdx.x, its slices [B, y] with y on
+// threadIdx.y, and blockIdx.x takes the other output loops, the output tiles and B: each
+// thread sums its slice of its column serially in a register, no barrier, no shared
+// memory, and writes it once. The second kernel (schedule_partial_sum) sums each
+// output's S partials on one thread, the blocks `epilogue` computed on it.
+void schedule_column_slices(Schedule& s, const BlockRef& block, size_t p,
+                            const ColumnSlices& threads, const std::vector<std::string>& epilogue);
+
 // The second kernel of a reduction split over thread blocks: `sum` (rfactor's write-back,
 // C[..] = op over s of P[s, ..]: its spatial loops, then the loop over the partial
 // results) one thread per output, kPartialSumThreads outputs per thread block (within

@@ -17,7 +17,7 @@
 // least kMinColumns (W, the output's innermost extent, where smaller), and Y along
 // threadIdx.y over the reduction: Y a power of two, X * Y at most 256 and the target's
 // thread limit, and no more than the power of two covering a constant K (the reduced
-// extent). Where the outputs give fewer than kEnoughBlocks thread blocks of X outputs
+// extent). Where the outputs give fewer than kBlocksToFillGpu thread blocks of X outputs
 // (sizes known), the reduction is split over blocks too, in two passes; otherwise one.
 //
 // One pass: the output's innermost loop (L's, or R's last spatial one) split
@@ -37,17 +37,13 @@
 // do not fit in the target's shared memory, or where compute_at leaves R a loop over
 // outputs.
 //
-// Two passes (a constant K split into S = B * Y slices of at least kMinSliceRows rows, S
-// dividing K, B the most blocks per column tile up to what brings the blocks to
-// kEnoughBlocks): R's reduction loops fused and split [S, K / S], and rfactor makes R_rf
-// sum each slice into P[s, ..], a workspace. R_rf's innermost output loop splits
-// [ceil(W / X), X] onto threadIdx.x, its slices [B, Y] with Y on threadIdx.y, and
-// blockIdx.x takes the other output loops, the column tiles and B: each thread sums its
-// slice of its column serially, no barrier, no shared memory. The second kernel
-// (schedule_partial_sum) sums each output's S partials on one thread, L computed on it.
-// The partials add 2 * S / K of x's traffic, at most 2 / kMinSliceRows (3%): the price of
-// filling the GPU. R.sum(x, axis=0) over 4096 x 1024 makes 32 blocks in one pass, a
-// quarter of an H100's 132 multiprocessors; in two, 256 blocks of 64 rows per thread.
+// Two passes (schedule_column_slices, block_patterns.h), where the outputs give fewer than
+// kBlocksToFillGpu thread blocks: a constant K split into S = B * Y slices of at least
+// kMinSliceRows rows, S dividing K; a first kernel sums each slice of each output on one
+// thread of X x Y into a workspace, a second sums each output's S partials and runs L.
+// R.sum(x, axis=0) over 4096 x 1024 makes 32 blocks in one pass, a quarter of an H100's
+// 132 multiprocessors; in two, 256 blocks of 64 rows per thread, the partials adding 3%
+// to the traffic.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -74,11 +70,6 @@ constexpr int64_t kMaxThreads = 256;
 // ran after it had left the cache: R.sum(x, axis=0) over 4096 x 1024 took 15.6 ms, with
 // 32 columns 11 ms.
 constexpr int64_t kMinColumns = 32;
-// Thread blocks enough to occupy a large GPU: two of 256 threads per multiprocessor of an
-// H100 (132), a quarter of the threads it holds, each with a serial loop of loads.
-constexpr int64_t kEnoughBlocks = 2 * 132;
-// Rows that a thread of the first of two passes sums at least (see above).
-constexpr int64_t kMinSliceRows = 64;
 
 // Whether `store` is C[i] = op(C[i], x) or op(x, C[i]), x free of C, with op one that
 // lower_cross_thread_reduction combines across threads.
@@ -131,47 +122,6 @@ int64_t one_pass_blocks(const std::vector<For>& output_loops, int64_t x) {
     blocks *= d + 1 == output_loops.size() ? (*extent + x - 1) / x : *extent;
   }
   return blocks;
-}
-
-// B, the blocks per column tile of the first of two passes: the most, up to what brings
-// `blocks` to kEnoughBlocks, for which S = B * Y divides the constant `reduced` into
-// slices of at least kMinSliceRows; 1 (one pass) where there are blocks enough already,
-// or a count is not known.
-int64_t slice_blocks(int64_t blocks, const int64_t* reduced, int64_t y) {
-  if (reduced == nullptr || blocks <= 0 || blocks >= kEnoughBlocks) return 1;
-  const int64_t wanted = (kEnoughBlocks + blocks - 1) / blocks;
-  int64_t chosen = 1;
-  for (int64_t b = 2; b <= wanted; ++b) {
-    if (*reduced % (b * y) == 0 && *reduced / (b * y) >= kMinSliceRows) chosen = b;
-  }
-  return chosen;
-}
-
-// The two passes (see above), R's reduction loops split into `slices` = B * `y` slices.
-void schedule_two_passes(Schedule& s, const BlockRef& reduction,
-                         const std::optional<BlockRef>& epilogue, size_t p, int64_t x, int64_t y,
-                         int64_t slices) {
-  std::vector<LoopRef> loops = s.get_loops(reduction);
-  std::vector<LoopRef> reduction_loops(loops.begin() + static_cast<std::ptrdiff_t>(p), loops.end());
-  LoopRef reduced = reduction_loops.size() == 1 ? reduction_loops[0] : s.fuse(reduction_loops);
-  const DataType t = reduced.var->dtype;
-  BlockRef partial = s.rfactor(s.split(reduced, {int_imm(t, slices), PrimExpr()})[0], 0);
-  // R_rf: the output loops, the slice loop, the rows of a slice.
-  std::vector<LoopRef> rf = s.get_loops(partial);
-  std::vector<LoopRef> columns = s.split(rf[p - 1], {PrimExpr(), int_imm(t, x)});
-  std::vector<LoopRef> slice = s.split(rf[p], {PrimExpr(), int_imm(t, y)});
-  s.reorder({slice[0], slice[1], columns[1]});
-  std::vector<LoopRef> grid(rf.begin(), rf.begin() + static_cast<std::ptrdiff_t>(p) - 1);
-  grid.push_back(columns[0]);
-  grid.push_back(slice[0]);
-  s.bind(s.fuse(grid), "blockIdx.x");
-  s.bind(slice[1], "threadIdx.y");
-  s.bind(columns[1], "threadIdx.x");
-  // Each thread's partial sum in a register, written once.
-  s.reverse_compute_at(s.cache_write(partial, 0, "local"), columns[1]);
-  std::vector<std::string> after;
-  if (epilogue) after.push_back(epilogue->name);
-  schedule_partial_sum(s, reduction, after);
 }
 
 std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
@@ -249,7 +199,9 @@ std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
   const std::vector<For> output_loops(loops->begin(),
                                       loops->begin() + static_cast<std::ptrdiff_t>(p));
   if (const int64_t b = slice_blocks(one_pass_blocks(output_loops, x), reduced_extent, y); b > 1) {
-    schedule_two_passes(s, reduction, epilogue, p, x, y, b * y);
+    std::vector<std::string> after;
+    if (epilogue) after.push_back(epilogue->name);
+    schedule_column_slices(s, reduction, p, {x, y, b * y}, after);
     return s.func();
   }
   // lower_cross_thread_reduction's slots, one per thread, and C's X + Y - 1 elements.

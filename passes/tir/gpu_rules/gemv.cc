@@ -11,6 +11,12 @@
 // - column-contiguous weight (B[.., k, j], as x @ W stores it): 32 output columns per
 //   thread block on threadIdx.x, so that a warp reads 32 consecutive weights of one row,
 //   and TY groups of threads (threadIdx.y) splitting k, combined across threadIdx.y.
+//   Where those tiles leave a GPU idle (fewer than kBlocksToFillGpu thread blocks,
+//   block_patterns.h) and a constant k splits into slices of at least kMinSliceRows, k splits over
+//   thread blocks too, in two passes (schedule_column_slices): each thread sums a slice of its
+//   column into a workspace, and a second kernel sums the slices and runs the epilogue.
+//   x @ W over a 4096 x 4096 W: 128 blocks in one pass, 256 in two, the partials 0.8% of
+//   the traffic.
 // Rows and batch dimensions go to blockIdx.x with the columns. The epilogue runs under
 // the output's thread loop (or the thread block, for a k-contiguous weight) on one thread
 // of the threads that shared the reduction (a unit loop bound to their axis, which the
@@ -57,9 +63,36 @@ std::optional<PrimFunc> schedule_gemv(const PrimFunc& func, const MatmulMatch& m
   if (target.max_threads_per_block < kWarp) return std::nullopt;
   bool along_k = m.b_along_k;
   Schedule s(func);
-  set_intermediates_scope(s, m, "shared");
   BlockRef mm = s.get_block(m.block);
   std::vector<LoopRef> loops = s.get_loops(mm);
+  const int64_t groups = threads_for(8 * kWarp, target) / kWarp;
+  if (!along_k) {
+    // Fewer constant columns than a warp would clip the column tile (see matmul.cc).
+    const int64_t* cols = as_const_int(m.cols);
+    if (cols != nullptr && *cols < kWarp) return std::nullopt;
+    // Two passes where the column tiles leave a GPU idle: the batches, rows (1 where
+    // symbolic: at most 4), j, then k, as schedule_column_slices takes them.
+    int64_t blocks = -1;
+    if (cols != nullptr) {
+      blocks = (*cols + kWarp - 1) / kWarp;
+      for (size_t b : m.batch) {
+        const int64_t* extent = as_const_int(s.get_for(loops[b])->extent);
+        blocks = extent != nullptr ? blocks * *extent : -1;
+      }
+      if (const int64_t* rows = as_const_int(m.rows); rows != nullptr && blocks > 0)
+        blocks *= *rows;
+    }
+    if (const int64_t b = slice_blocks(blocks, as_const_int(m.depth), groups); b > 1) {
+      set_intermediates_scope(s, m, "local");
+      std::vector<LoopRef> order;
+      for (size_t batch : m.batch) order.push_back(loops[batch]);
+      for (size_t axis : {m.i, m.j, m.k}) order.push_back(loops[axis]);
+      s.reorder(order);
+      schedule_column_slices(s, mm, m.batch.size() + 2, {kWarp, groups, b * groups}, m.epilogue);
+      return s.func();
+    }
+  }
+  set_intermediates_scope(s, m, "shared");
   std::vector<LoopRef> spatial;
   for (size_t b : m.batch) spatial.push_back(loops[b]);
   spatial.push_back(loops[m.i]);
@@ -81,10 +114,6 @@ std::optional<PrimFunc> schedule_gemv(const PrimFunc& func, const MatmulMatch& m
     s.bind(kp[1], reduction_axis);
     s.unroll(kp[2]);
   } else {
-    // Fewer constant columns than a warp would clip the column tile (see matmul.cc).
-    const int64_t* cols = as_const_int(m.cols);
-    if (cols != nullptr && *cols < kWarp) return std::nullopt;
-    int64_t groups = threads_for(8 * kWarp, target) / kWarp;
     std::vector<LoopRef> jp = s.split(j, {PrimExpr(), index_const(j.var, kWarp)});
     std::vector<LoopRef> kp = s.split(k, {PrimExpr(), index_const(k.var, groups)});
     spatial.push_back(jp[0]);

@@ -16,13 +16,16 @@
 //    ranges over that dimension's bounds; the others keep their domains (reduction
 //    variables always do). A new loop `axK` runs over each range whose extent is not
 //    one, the iteration value becomes min + axK, and a predicate clips it where the
-//    range may leave the domain (symbolic tails).
+//    range may leave the domain (symbolic tails). reverse_compute_at also takes the
+//    producers' guards that the loops around the new place decide (a split tail): where
+//    they fail, nothing was produced to consume.
 // 5. The loops that held only the block are removed and the new nest is inserted.
 #include <algorithm>
 #include <optional>
 #include <unordered_set>
 
 #include "ir/arith/analyzer.h"
+#include "ir/structural_equal.h"
 #include "ir/text/printer.h"
 #include "ir/tir/functor.h"
 #include "passes/tir/schedule/block_scope.h"
@@ -296,6 +299,29 @@ class BlockMover {
     return hull->front();
   }
 
+  // The conjuncts of the producers' predicates that only the loops around the block's
+  // new place (the loop and those above it) decide: where one fails, that producer
+  // produced nothing in the iteration, so the block has nothing to consume there (the
+  // threads past a split tail of the outputs, where the region alone reads as an index
+  // that wraps around).
+  std::vector<PrimExpr> producer_guards() const {
+    std::unordered_set<const VarNode*> around;
+    for (const For& outer : loops_on_path(loop_path_)) around.insert(outer->loop_var.get());
+    std::vector<PrimExpr> guards;
+    for (const BlockRealize& partner : partners_) {
+      for (const PrimExpr& c : conjuncts_of(partner->predicate)) {
+        if (is_const_int(c, 1) ||
+            uses_var_if(c, [&](const VarNode* v) { return around.count(v) == 0; })) {
+          continue;
+        }
+        bool seen = std::any_of(guards.begin(), guards.end(),
+                                [&](const PrimExpr& g) { return structural_equal(g, c); });
+        if (!seen) guards.push_back(c);
+      }
+    }
+    return guards;
+  }
+
   Stmt build_nest() {
     std::unordered_set<std::string> taken;
     for (const Stmt& s : loop_path_) {
@@ -359,6 +385,9 @@ class BlockMover {
       if (!provably(value, dom_min, /*below=*/false)) add_condition(ge(value, dom_min));
       PrimExpr end = analyzer_.simplify(dom_min + dom_extent);
       if (!provably(value, end, /*below=*/true)) add_condition(lt(value, end));
+    }
+    if (reverse_) {
+      for (const PrimExpr& guard : producer_guards()) add_condition(guard);
     }
     Stmt nest = block_realize(values, predicate, block_, realize_->span);
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
