@@ -97,6 +97,7 @@ void schedule_partial_sum(Schedule& s, const BlockRef& sum,
   } else {
     s.set_scope(sum, 0, "local");
   }
+  s.decompose_reduction(sum, loops_below(s, sum, parts[1]).front());
 }
 
 int64_t slice_blocks(int64_t blocks, const int64_t* reduced, int64_t y) {
@@ -128,6 +129,7 @@ void schedule_column_slices(Schedule& s, const BlockRef& block, size_t p,
   s.bind(slice[1], "threadIdx.y");
   s.bind(columns[1], "threadIdx.x");
   s.reverse_compute_at(s.cache_write(partial, 0, "local"), columns[1]);
+  s.decompose_reduction(partial, loops_below(s, partial, columns[1]).front());
   schedule_partial_sum(s, block, epilogue);
 }
 

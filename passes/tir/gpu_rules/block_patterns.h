@@ -65,9 +65,9 @@ struct ColumnSlices {
 // rfactor makes `<block>_rf` sum each slice into P[s, ..], a workspace. Its innermost
 // output loop splits [ceil(W / x), x] onto threadIdx.x, its slices [B, y] with y on
 // threadIdx.y, and blockIdx.x takes the other output loops, the output tiles and B: each
-// thread sums its slice of its column serially in a register, no barrier, no shared
-// memory, and writes it once. The second kernel (schedule_partial_sum) sums each
-// output's S partials on one thread, the blocks `epilogue` computed on it.
+// thread sums its slice of its column serially in a register (initialized before the
+// loop), no barrier, no shared memory, and writes it once. The second kernel (schedule_partial_sum)
+// sums each output's S partials on one thread, the blocks `epilogue` computed on it.
 void schedule_column_slices(Schedule& s, const BlockRef& block, size_t p,
                             const ColumnSlices& threads, const std::vector<std::string>& epilogue);
 
@@ -77,7 +77,8 @@ void schedule_column_slices(Schedule& s, const BlockRef& block, size_t p,
 // every target's limit), with the blocks `epilogue` (spatial, reading C at their own
 // iteration variables) computed on each thread's result in unrolled loops. Each thread
 // accumulates in a register: C itself where there is an epilogue, else a copy that it
-// writes once (cache_write).
+// writes once (cache_write), set to the identity before the loop (decompose_reduction:
+// no test of the first step in the loop).
 constexpr int64_t kPartialSumThreads = 128;
 void schedule_partial_sum(Schedule& s, const BlockRef& sum,
                           const std::vector<std::string>& epilogue);
