@@ -10,8 +10,9 @@
 // that the guards tie together: a group no guard mentions is the product of its trip
 // counts; a group with one guard `mixed-radix index < bound` (the index enumerates the
 // group's iterations exactly once, as a split's outer * inner + inner does) counts
-// min(bound, product); a group of constant trip counts (thread indices) small enough is
-// enumerated with the guards evaluated at each point (an else branch is guarded by the
+// min(bound, product), also where the index reads a thread index only through a quotient
+// t // c (c of t's iterations per value); a group of constant trip counts (thread indices) small
+// enough is enumerated with the guards evaluated at each point (an else branch is guarded by the
 // negated condition; so are the two values of tir.if_then_else). A blockIdx loop and the
 // grid-stride loop that split-host-device gives it are one loop of the grid's extent. Anything else
 // counts every iteration and marks the launch an upper bound. The sums are simplified with
@@ -465,6 +466,45 @@ class LaunchCounter : public Visitor {
     return min(host_limit, total);
   }
 
+  // `guard` counted by mixed_radix_count where it reads a loop v of constant trip count E
+  // only as v // c, c dividing E (a fused index's quotient: (b * 256 + t) // 8 < n, which
+  // simplifies to b * 32 + t // 8 < n): v's E iterations are c for each of the E / c
+  // values of the quotient, a digit of its own. Null where no loop is read so.
+  PrimExpr quotient_count(const PrimExpr& guard, const std::vector<const Loop*>& group) {
+    for (const Loop* loop : group) {
+      if (!loop->constant || loop->stride_of >= 0 || !is_const_int(loop->min, 0) ||
+          stride_partner(*loop, group) != nullptr) {
+        continue;
+      }
+      const VarNode* v = loop->var;
+      std::optional<int64_t> divisor;
+      post_order_visit(guard, [&](const Ref<Object>& node) {
+        const auto* div = node.as<FloorDivNode>();
+        const int64_t* c = div != nullptr ? as_const_int(div->b) : nullptr;
+        if (c != nullptr && *c > 0 && div->a.get() == v && !divisor) divisor = *c;
+      });
+      if (!divisor || *loop->constant % *divisor != 0) continue;
+      Var quotient = var(v->name + "_quotient", v->dtype);
+      PrimExpr rewritten = transform(guard, [&](const PrimExpr& e) -> PrimExpr {
+        const auto* div = e.as<FloorDivNode>();
+        return div != nullptr && div->a.get() == v && is_const_int(div->b, *divisor)
+                   ? PrimExpr(quotient)
+                   : PrimExpr();
+      });
+      if (uses_var_if(rewritten, [&](const VarNode* u) { return u == v; })) continue;
+      Loop digit = *loop;
+      digit.var = quotient.get();
+      digit.constant = *loop->constant / *divisor;
+      digit.trip_count = int_imm(kInt64, *digit.constant);
+      std::vector<const Loop*> digits = group;
+      std::replace(digits.begin(), digits.end(), loop, static_cast<const Loop*>(&digit));
+      if (PrimExpr n = mixed_radix_count(rewritten, digits); n.defined()) {
+        return analyzer_.simplify(n * int_imm(kInt64, *divisor));
+      }
+    }
+    return PrimExpr();
+  }
+
   // The iterations of `group` (all of constant trip count) for which every guard holds,
   // by enumeration; nullopt when there are too many.
   std::optional<int64_t> enumerated_count(const std::vector<PrimExpr>& guards,
@@ -555,6 +595,7 @@ class LaunchCounter : public Visitor {
       if (std::optional<int64_t> n = enumerated_count(guards, group)) return int_imm(kInt64, *n);
       if (guards.size() == 1) {
         if (PrimExpr n = mixed_radix_count(guards[0], group); n.defined()) return n;
+        if (PrimExpr n = quotient_count(guards[0], group); n.defined()) return n;
       }
       out_.upper_bound = true;
     }

@@ -66,6 +66,43 @@ TEST(KernelCounts, SymbolicExpressions) {
   EXPECT_EQ(text::print_node(counts.compulsory_written), "n * T.int64(4)");
 }
 
+// A reduction per output of a fused (n, 8) output, 256 outputs per thread block: the
+// guard on the reduction reads the thread index through a quotient (b * 32 + t // 8 < n,
+// as compute_at writes it), 8 threads per value of t // 8. Counted exactly: y is read and
+// written at every step of its 16 and set once.
+TEST(KernelCounts, GuardOnAQuotientOfTheThreadIndex) {
+  const char* source = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def rows(var_x: T.handle, var_y: T.handle):
+        n = T.int64()
+        x = T.match_buffer(var_x, (n, 8, 16))
+        y = T.match_buffer(var_y, (n, 8))
+        for b in T.thread_binding((n * T.int64(8) + T.int64(255)) // T.int64(256), thread="blockIdx.x"):
+            for t in T.thread_binding(T.int64(256), thread="threadIdx.x"):
+                for k in range(T.int64(16)):
+                    with T.block("sum"):
+                        v0 = T.axis.spatial(n, b * T.int64(32) + t // T.int64(8))
+                        v1 = T.axis.spatial(T.int64(8), t % T.int64(8))
+                        vk = T.axis.reduce(T.int64(16), k)
+                        T.where(b * T.int64(32) + t // T.int64(8) < n)
+                        with T.init():
+                            y[v0, v1] = T.float32(0)
+                        y[v0, v1] = y[v0, v1] + x[v0, v1, vk]
+)";
+  for (const char* target : {"vulkan -profile=desktop", "cuda"}) {
+    tir::FuncCounts counts = tir::count_lowered(lower(source, "rows", target));
+    ASSERT_EQ(counts.launches.size(), 1u);
+    EXPECT_FALSE(counts.launches[0].upper_bound) << target;
+    for (int64_t n : {1, 7, 33, 1000, 4097}) {
+      Totals t = totals(counts, {{"n", n}});
+      EXPECT_EQ(t.read, 8 * n * 16 * 2 * 4) << target << " n=" << n;
+      EXPECT_EQ(t.written, 8 * n * 17 * 4) << target << " n=" << n;
+      EXPECT_EQ(t.flops, 8 * n * 16) << target << " n=" << n;
+    }
+  }
+}
+
 // The tiled matmul: 32 x 32 output tiles per block, k in steps of 16 through shared tiles
 // of A (32 x 16) and B (16 x 32). Each block reads a 32-row strip of A and a 32-column
 // strip of B: A is read n / 32 times, B m / 32 times; C written once; 2 m n k FLOPs.
