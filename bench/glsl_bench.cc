@@ -1,9 +1,9 @@
 // relaxc's kernels beside plain hand-written GLSL compute shaders (bench/glsl/, compiled
 // by glslc at build time) for the same operations at the same sizes, on the Vulkan
-// device: an elementwise chain, row softmax, layer_norm, SGEMM, GEMV, a column sum and
-// a 3x3 conv2d and a depthwise one. relaxc's kernel is the one kernel function that its pipeline
-// (the default GPU schedule's rules) makes of a one-operator Relax function, launched alone; the
-// shader runs with the same inputs. Each pair is checked to agree before it is timed
+// device: an elementwise chain, row softmax, layer_norm (long rows and rows of 32), SGEMM, GEMV, a
+// column sum and a 3x3 conv2d and a depthwise one. relaxc's kernel is the one kernel function that
+// its pipeline (the default GPU schedule's rules) makes of a one-operator Relax function, launched
+// alone; the shader runs with the same inputs. Each pair is checked to agree before it is timed
 // (tests/unit/glsl_shaders_test.cc checks small sizes in CI). Rates: FLOP/s, and bytes/s
 // of compulsory traffic. Without glslc at configure time the GLSL benchmarks skip.
 #include <benchmark/benchmark.h>
@@ -56,6 +56,7 @@ const bool registered = [] {
   const std::vector<Case> cases = {{"elementwise_chain", {4096, 1024}},
                                    {"softmax", {4096, 1024}},
                                    {"layer_norm", {4096, 1024}},
+                                   {"short_layer_norm", {131072, 32}},
                                    {"column_sum", {4096, 1024}},
                                    {"sgemm", {512, 512, 512}},
                                    {"sgemm", {1024, 1024, 1024}},

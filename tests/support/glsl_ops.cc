@@ -47,7 +47,7 @@ runtime::KernelBinary glsl_kernel(const GlslOp& op) {
 
 const std::vector<std::string>& glsl_shader_names() {
   static const std::vector<std::string> names = {
-      "elementwise_chain", "softmax", "layer_norm",      "sgemm", "gemv",
+      "elementwise_chain", "softmax", "layer_norm",      "short_layer_norm", "sgemm", "gemv",
       "column_sum",        "conv2d",  "depthwise_conv2d"};
   return names;
 }
@@ -60,7 +60,7 @@ GlslOp glsl_op(const std::string& name, const std::vector<int64_t>& dims) {
   GlslOp op;
   op.shader = name;
   if (name == "elementwise_chain" || name == "softmax" || name == "layer_norm" ||
-      name == "column_sum") {
+      name == "short_layer_norm" || name == "column_sum") {
     const int64_t rows = dim(0), cols = dim(1);
     const double elements = static_cast<double>(rows * cols);
     op.block_size = {256, 1, 1};
@@ -79,12 +79,17 @@ GlslOp glsl_op(const std::string& name, const std::vector<int64_t>& dims) {
       op.scalars = {cols};
       op.flops = 5 * elements;
       op.bytes = 8 * elements;
-    } else if (name == "layer_norm") {
+    } else if (name == "layer_norm" || name == "short_layer_norm") {
       op.relax_call =
           "R.nn.layer_norm(x0, x1, x2, axes=[-1], epsilon=1e-05, center=True, scale=True)";
       op.inputs = {{rows, cols}, {cols}, {cols}};
-      op.grid = {static_cast<uint32_t>(rows), 1, 1};
-      op.scalars = {cols};
+      if (name == "layer_norm") {
+        op.grid = {static_cast<uint32_t>(rows), 1, 1};
+        op.scalars = {cols};
+      } else {
+        op.grid = {blocks(rows, 256), 1, 1};
+        op.scalars = {rows, cols};
+      }
       op.flops = 8 * elements;
       op.bytes = 8 * elements;
     } else {

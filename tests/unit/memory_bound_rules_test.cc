@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/arith/analyzer.h"
@@ -87,6 +88,15 @@ void expect_one_kernel(const std::string& rule, const std::string& source,
   }
 }
 
+// The value of `e` with every shape variable at `n`; -1 where that is not a constant.
+int64_t value_at(const PrimExpr& e, int64_t n) {
+  arith::Analyzer analyzer;
+  PrimExpr value = analyzer.simplify(
+      substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); }));
+  const int64_t* constant = as_const_int(value);  // points into `value`
+  return constant != nullptr ? *constant : -1;
+}
+
 // The one launch of `scheduled` (lowered for the desktop profile) reads each input and
 // writes each output once: its traffic is the compulsory traffic, `bytes_per_n` bytes
 // per unit of the symbolic n.
@@ -101,14 +111,7 @@ void expect_compulsory_traffic(const PrimFunc& scheduled, int64_t bytes_per_n) {
   PrimExpr compulsory = analyzer.simplify(counts.compulsory_read + counts.compulsory_written);
   EXPECT_TRUE(analyzer.can_prove_equal(traffic, compulsory))
       << "traffic " << text::print_node(traffic) << ", compulsory " << text::print_node(compulsory);
-  for (int64_t n : {1, 7, 1000}) {
-    PrimExpr at_n = substitute(
-        compulsory, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); });
-    PrimExpr simplified = analyzer.simplify(at_n);  // as_const_int points into it
-    const int64_t* bytes = as_const_int(simplified);
-    ASSERT_NE(bytes, nullptr);
-    EXPECT_EQ(*bytes, bytes_per_n * n) << "n = " << n;
-  }
+  for (int64_t n : {1, 7, 1000}) EXPECT_EQ(value_at(compulsory, n), bytes_per_n * n) << "n = " << n;
 }
 
 // An injective chain as FuseTIR makes it, over a symbolic n: a broadcast bias add, an
@@ -702,16 +705,67 @@ TEST(RowReductionRule, ShortRowsAreOneThreadEach) {
   // not one the counter reads), an upper bound.
   FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
   ASSERT_EQ(counts.launches.size(), 1u);
-  arith::Analyzer analyzer;
   for (int64_t n : {64, 128}) {
-    auto at_n = [&](const PrimExpr& e) {
-      PrimExpr value = analyzer.simplify(
-          substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), n); }));
-      const int64_t* bytes = as_const_int(value);
-      return bytes != nullptr ? *bytes : -1;
-    };
-    EXPECT_EQ(at_n(counts.launches[0].bytes_read), n * 3 * 16 * 4) << "n = " << n;
-    EXPECT_EQ(at_n(counts.launches[0].bytes_written), n * 3 * 4 * 4) << "n = " << n;
+    EXPECT_EQ(value_at(counts.launches[0].bytes_read, n), n * 3 * 16 * 4) << "n = " << n;
+    EXPECT_EQ(value_at(counts.launches[0].bytes_written, n), n * 3 * 4 * 4) << "n = " << n;
+  }
+}
+
+// layer_norm over rows of 32 (a transformer's small hidden size), as LegalizeOps writes
+// it: three blocks read each row of x, and the output reads gamma and beta alike for
+// every row.
+constexpr const char* kShortLayerNorm = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_x: T.handle, gamma: T.Buffer((32,), "float32"), beta: T.Buffer((32,), "float32"), var_y: T.handle):
+        n = T.int64()
+        x = T.match_buffer(var_x, (n, 32))
+        y = T.match_buffer(var_y, (n, 32))
+        x_sum = T.alloc_buffer((n,))
+        x_square_sum = T.alloc_buffer((n,))
+        for i, k in T.grid(n, 32):
+            with T.block("x_sum"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    x_sum[vi] = T.float32(0)
+                x_sum[vi] = x_sum[vi] + x[vi, vk]
+        for i, k in T.grid(n, 32):
+            with T.block("x_square_sum"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    x_square_sum[vi] = T.float32(0)
+                x_square_sum[vi] = x_square_sum[vi] + (x[vi, vk] - x_sum[vi] / T.float32(32)) * (x[vi, vk] - x_sum[vi] / T.float32(32))
+        for i, j in T.grid(n, 32):
+            with T.block("y"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                y[vi, vj] = (x[vi, vj] - x_sum[vi] / T.float32(32)) * T.rsqrt(x_square_sum[vi] / T.float32(32) + T.float32(1e-05)) * gamma[vj] + beta[vj]
+)";
+
+TEST(RowReductionRule, ShortRowsStageTheRowInRegistersAndTheParametersInShared) {
+  expect_one_kernel("row reduction", kShortLayerNorm,
+                    [](int64_t n) {
+                      return std::vector<std::vector<int64_t>>{{n, 32}, {32}, {32}, {n, 32}};
+                    },
+                    {1, 7, 300});
+  std::optional<PrimFunc> scheduled =
+      apply_rule("row reduction", parse_func(kShortLayerNorm), kDesktop);
+  ASSERT_TRUE(scheduled.has_value());
+  for (const auto& [name, scope] : std::vector<std::pair<const char*, const char*>>{
+           {"x_local", "local"}, {"gamma_shared", "shared"}, {"beta_shared", "shared"}}) {
+    schedule_internal::StmtPath path =
+        schedule_internal::find_block_path(scheduled.value()->body, name);
+    ASSERT_FALSE(path.empty()) << name;
+    EXPECT_EQ(path.back().cast<BlockRealizeNode>()->block->writes[0]->buffer->scope, scope) << name;
+  }
+  // Hand count: each row of x read once and each row of y written once, 128 bytes; gamma
+  // and beta read once per thread block of 256 rows.
+  FuncCounts counts = count_lowered(lower_to_kernels(*scheduled, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  for (int64_t n : {1, 256, 257, 1000}) {
+    const int64_t blocks = (n + 255) / 256;
+    EXPECT_EQ(value_at(counts.launches[0].bytes_read, n), n * 128 + blocks * 2 * 128)
+        << "n = " << n;
+    EXPECT_EQ(value_at(counts.launches[0].bytes_written, n), n * 128) << "n = " << n;
   }
 }
 

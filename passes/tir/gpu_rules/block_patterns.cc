@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ir/arith/analyzer.h"
 #include "ir/support/diagnostics.h"
 #include "ir/tir/functor.h"
 #include "passes/tir/schedule/schedule_internal.h"
@@ -64,6 +65,58 @@ std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const
   auto it = std::find_if(loops.begin(), loops.end(),
                          [&](const LoopRef& l) { return l.var.same_as(loop.var); });
   return std::vector<LoopRef>(it == loops.end() ? loops.end() : it + 1, loops.end());
+}
+
+bool uses_any(const PrimExpr& e, const std::vector<Var>& vars) {
+  return std::any_of(vars.begin(), vars.end(), [&](const Var& v) { return uses_var(e, v); });
+}
+
+std::vector<Buffer> block_invariant_params(const PrimFunc& func, const BlockNode& block,
+                                           const std::vector<Var>& vars, const Buffer& skip) {
+  std::vector<Buffer> out;
+  std::vector<const BufferNode*> varying;
+  post_order_visit(block.body, [&](const Ref<Object>& node) {
+    const auto* load = node.as<BufferLoadNode>();
+    if (load == nullptr || !is_param(func, load->buffer) || load->buffer.same_as(skip)) return;
+    bool invariant = std::none_of(load->indices.begin(), load->indices.end(),
+                                  [&](const PrimExpr& i) { return uses_any(i, vars); });
+    if (!invariant) varying.push_back(load->buffer.get());
+    if (std::none_of(out.begin(), out.end(),
+                     [&](const Buffer& b) { return b.same_as(load->buffer); })) {
+      out.push_back(load->buffer);
+    }
+  });
+  std::erase_if(out, [&](const Buffer& b) {
+    return std::find(varying.begin(), varying.end(), b.get()) != varying.end();
+  });
+  return out;
+}
+
+std::optional<int64_t> tile_bytes(const Schedule& s, const BlockRef& copy, const LoopRef& at) {
+  int64_t elements = 1;
+  for (const LoopRef& l : loops_below(s, copy, at)) {
+    const PrimExpr simplified = arith::simplify(s.get_for(l)->extent);
+    const int64_t* extent = as_const_int(simplified);
+    if (extent == nullptr) return std::nullopt;
+    elements *= *extent;
+  }
+  return elements * s.get_block_realize(copy)->block->writes[0]->buffer->dtype.bytes();
+}
+
+void cooperative_copy(Schedule& s, const BlockRef& copy, const LoopRef& at, int64_t ty,
+                      int64_t tx) {
+  std::vector<LoopRef> inner = loops_below(s, copy, at);
+  LoopRef fused = inner.empty()       ? s.add_unit_loop(copy)
+                  : inner.size() == 1 ? inner[0]
+                                      : s.fuse(inner);
+  DataType dtype = fused.var->dtype;
+  if (ty == 1) {
+    s.bind(s.split(fused, {PrimExpr(), int_imm(dtype, tx)})[1], "threadIdx.x");
+    return;
+  }
+  std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), int_imm(dtype, ty), int_imm(dtype, tx)});
+  s.bind(parts[1], "threadIdx.y");
+  s.bind(parts[2], "threadIdx.x");
 }
 
 bool inline_spatial_producers(Schedule& s) {

@@ -1,8 +1,8 @@
 // Block shapes that several rules of the default GPU schedule recognize (gpu_rule.h):
 // spatial blocks, blocks in a perfect loop nest of their own, loads at given indices,
-// parameters, a block's reads and loops; the inlining of a function's spatial producers
-// that they share; and the kernel that sums partial results (split-K's, a two-pass column
-// reduction's).
+// parameters, a block's reads and loops, copies spread over a thread block; the inlining of a
+// function's spatial producers that they share; and the kernel that sums partial results
+// (split-K's, a two-pass column reduction's).
 #pragma once
 #include <optional>
 #include <string>
@@ -32,6 +32,25 @@ int read_index(const Schedule& s, const BlockRef& block, const Buffer& buffer);
 
 // The loops of `block` below `loop`, outermost first (none where `loop` is not one of them).
 std::vector<LoopRef> loops_below(const Schedule& s, const BlockRef& block, const LoopRef& loop);
+
+// Whether `e` uses any of `vars`.
+bool uses_any(const PrimExpr& e, const std::vector<Var>& vars);
+
+// The parameters that `block` reads (but `skip`) only at indices that use none of
+// `vars`: values that every output along those variables reads alike (a bias, a layer
+// norm's gamma, a window's weights), in the order of their first load.
+std::vector<Buffer> block_invariant_params(const PrimFunc& func, const BlockNode& block,
+                                           const std::vector<Var>& vars, const Buffer& skip);
+
+// The bytes that `copy`, computed at `at`, writes per iteration of it; nullopt where that
+// is not a constant.
+std::optional<int64_t> tile_bytes(const Schedule& s, const BlockRef& copy, const LoopRef& at);
+
+// The copy `copy`, computed at `at` (a thread block's loop), spread over the thread
+// block's `ty` x `tx` threads: its loops below `at` fused and split [ceil(E / (ty * tx)),
+// ty, tx] onto threadIdx.y and threadIdx.x (threadIdx.x alone where `ty` is 1), with a
+// tail guard where they do not divide its E elements.
+void cooperative_copy(Schedule& s, const BlockRef& copy, const LoopRef& at, int64_t ty, int64_t tx);
 
 // Inlines every spatial block of `s` but its last block into their consumers
 // (compute_inline), so that their values live in registers; false, leaving `s` part way,

@@ -29,7 +29,11 @@
 // loop (a fused row index it cannot bound). Short rows (every block's at most 32
 // elements, constant: windows that the window rule does not take) are one thread's each
 // instead: the row loop split [ceil(R / 256), 256] onto blockIdx.x and threadIdx.x,
-// every block's loops below it serial, the per-row intermediates in registers. T is a power of two:
+// every block's loops below it serial and unrolled, the per-row intermediates in
+// registers; an input that several blocks read (layer_norm's x) is staged in registers
+// (a "local" copy computed at the row, loaded 4 elements at a time, as the output row is
+// stored), and the parameters that every row reads alike (gamma, beta) are copied to
+// shared memory once per thread block: each input is then read once. T is a power of two:
 // the smallest covering the longest row, at most 256 and the target's thread limit. Each Ri's
 // buffer moves to "shared" memory (set_scope): one element per row, shared by the row's threads, so
 // that the intermediates never reach global memory. An input that several of the blocks read
@@ -61,6 +65,10 @@ constexpr int64_t kMaxThreads = 256;
 // (windows that are not an image's): a thread block per row would leave most of its
 // threads idle.
 constexpr int64_t kShortRow = 32;
+// A short row's inputs that several blocks read are staged in registers, at most this
+// many bytes of them per thread (two rows of 32 float32).
+constexpr int64_t kRegisterRowBytes = 2 * kShortRow * 4;
+constexpr int64_t kVectorLanes = 4;
 
 int64_t thread_count(const std::vector<PrimExpr>& row_extents, const Target& target) {
   int64_t limit = std::min(kMaxThreads, target.max_threads_per_block);
@@ -118,6 +126,38 @@ std::vector<SharedInput> inputs_to_stage(const Schedule& s, const std::vector<Bl
     out.push_back(std::move(input));
   }
   return out;
+}
+
+// Short rows: the parameters that `blocks` read alike for every row (a layer norm's gamma
+// and beta) are copied to shared memory once per thread block (cache_read, compute_at
+// at `row_block`, spread over its `threads`), instead of each thread loading them for its
+// row. False where those copies would take over half the target's shared memory.
+bool stage_row_invariant_params(Schedule& s, const std::vector<BlockRef>& blocks, size_t row_dims,
+                                const LoopRef& row_block, int64_t threads, const Target& target) {
+  std::vector<SharedInput> params;
+  for (const BlockRef& b : blocks) {
+    const Block& block = s.get_block_realize(b)->block;
+    std::vector<Var> row_vars;
+    for (size_t d = 0; d < row_dims; ++d) row_vars.push_back(block->iter_vars[d]->var);
+    for (const Buffer& buffer : block_invariant_params(s.func(), *block, row_vars, Buffer())) {
+      auto it = std::find_if(params.begin(), params.end(),
+                             [&](const SharedInput& p) { return p.buffer.same_as(buffer); });
+      if (it == params.end()) it = params.insert(params.end(), {buffer, {}});
+      it->readers.push_back(b);
+    }
+  }
+  int64_t shared_bytes = 0;
+  for (const SharedInput& param : params) {
+    BlockRef copy =
+        s.cache_read(param.readers.front(), read_index(s, param.readers.front(), param.buffer),
+                     "shared", {param.readers.begin() + 1, param.readers.end()});
+    s.compute_at(copy, row_block);
+    std::optional<int64_t> bytes = tile_bytes(s, copy, row_block);
+    if (!bytes) return false;
+    shared_bytes += *bytes;
+    cooperative_copy(s, copy, row_block, 1, threads);
+  }
+  return 2 * shared_bytes <= target.max_shared_memory_bytes;
 }
 
 std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
@@ -185,7 +225,6 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
     const int64_t* c = as_const_int(e);
     return c != nullptr && *c <= kShortRow;
   });
-  if (short_rows && stage_inputs) return std::nullopt;  // a thread's row is its own
   // A bare reduction over long rows is the generic schedule's cross-thread reduction
   // already, without the copy.
   if (bare_reduction && !short_rows) return std::nullopt;
@@ -206,18 +245,18 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
   all.push_back(last);
   std::vector<BlockRef> copies;
   if (stage_inputs) {
-    for (const SharedInput& input :
-         inputs_to_stage(s, all, row_dims, target.max_shared_memory_bytes / 2)) {
-      copies.push_back(s.cache_read(input.readers.front(),
-                                    read_index(s, input.readers.front(), input.buffer), "shared",
-                                    {input.readers.begin() + 1, input.readers.end()}));
+    int64_t budget = short_rows ? kRegisterRowBytes : target.max_shared_memory_bytes / 2;
+    for (const SharedInput& input : inputs_to_stage(s, all, row_dims, budget)) {
+      copies.push_back(s.cache_read(
+          input.readers.front(), read_index(s, input.readers.front(), input.buffer),
+          short_rows ? "local" : "shared", {input.readers.begin() + 1, input.readers.end()}));
     }
     if (copies.empty()) return std::nullopt;  // the unstaged schedule is the same
   }
   LoopRef row = s.fuse(std::vector<LoopRef>(out_refs.begin() + unit, out_refs.begin() + row_dims));
   std::optional<LoopRef> row_block;
+  const int64_t rows_per_block = std::min(kMaxThreads, target.max_threads_per_block);
   if (short_rows) {
-    int64_t rows_per_block = std::min(kMaxThreads, target.max_threads_per_block);
     std::vector<LoopRef> parts =
         s.split(row, {PrimExpr(), int_imm(row.var->dtype, rows_per_block)});
     row_block = parts[0];
@@ -230,6 +269,8 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
     return std::nullopt;  // the rows depend on each other after all
   }
   if (row_block) {
+    if (!stage_row_invariant_params(s, all, row_dims, *row_block, rows_per_block, target))
+      return std::nullopt;
     s.bind(*row_block, "blockIdx.x");
     s.bind(row, "threadIdx.x");
   } else {
@@ -265,7 +306,21 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
       }
       if (!analyzer.can_prove_equal(copied, row_elements)) return std::nullopt;
     }
-    if (short_rows) continue;  // serial in the row's thread
+    if (short_rows) {
+      // Serial in the row's thread and unrolled: the staged row's indices are constants,
+      // so that it lives in registers. The staged row is loaded, and the output row
+      // stored, 4 elements at a time where the innermost extent allows.
+      const int64_t* innermost = as_const_int(s.get_for(inner.back())->extent);
+      if ((is_copy || b.name == last.name) && innermost != nullptr &&
+          *innermost % kVectorLanes == 0) {
+        std::vector<LoopRef> lanes =
+            s.split(inner.back(), {PrimExpr(), int_imm(inner.back().var->dtype, kVectorLanes)});
+        inner.back() = lanes[0];
+        s.vectorize(lanes[1]);
+      }
+      for (const LoopRef& l : inner) s.unroll(l);
+      continue;
+    }
     LoopRef fused = s.fuse(inner);
     std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), int_imm(fused.var->dtype, threads)});
     s.bind(parts[1], "threadIdx.x");

@@ -53,10 +53,6 @@ constexpr int64_t kMaxWindow = 64;
 // a quarter of the tile, not as large as a tile of 2 rows.
 constexpr int64_t kMinTileRows = 8;
 
-bool uses_any(const PrimExpr& e, const std::vector<Var>& vars) {
-  return std::any_of(vars.begin(), vars.end(), [&](const Var& v) { return uses_var(e, v); });
-}
-
 // The parameter `r` reads at an index combining `y` with a reduction variable and at one
 // combining `x` with a reduction variable; null where there is none.
 Buffer find_image(const PrimFunc& func, const BlockNode& r, const Var& y, const Var& x,
@@ -92,55 +88,6 @@ int64_t rows_per_thread(int64_t rows, int64_t ty) {
   int64_t per_thread = kMinTileRows / ty;
   while ((rows / ty) % per_thread != 0) --per_thread;
   return per_thread;
-}
-
-// The parameters that `block` reads at indices that use none of `image_vars`, each with
-// its position among the block's reads.
-std::vector<Buffer> block_invariant_params(const PrimFunc& func, const BlockNode& block,
-                                           const std::vector<Var>& image_vars, const Buffer& skip) {
-  std::vector<Buffer> out;
-  std::vector<const BufferNode*> varying;
-  post_order_visit(block.body, [&](const Ref<Object>& node) {
-    const auto* load = node.as<BufferLoadNode>();
-    if (load == nullptr || !is_param(func, load->buffer) || load->buffer.same_as(skip)) return;
-    bool invariant = std::none_of(load->indices.begin(), load->indices.end(),
-                                  [&](const PrimExpr& i) { return uses_any(i, image_vars); });
-    if (!invariant) varying.push_back(load->buffer.get());
-    if (std::none_of(out.begin(), out.end(),
-                     [&](const Buffer& b) { return b.same_as(load->buffer); })) {
-      out.push_back(load->buffer);
-    }
-  });
-  std::erase_if(out, [&](const Buffer& b) {
-    return std::find(varying.begin(), varying.end(), b.get()) != varying.end();
-  });
-  return out;
-}
-
-// The bytes that `copy`, computed at `tile`, writes per iteration of it; nullopt where
-// that is not a constant.
-std::optional<int64_t> tile_bytes(const Schedule& s, const BlockRef& copy, const LoopRef& tile) {
-  int64_t elements = 1;
-  for (const LoopRef& l : loops_below(s, copy, tile)) {
-    const PrimExpr simplified = arith::simplify(s.get_for(l)->extent);
-    const int64_t* extent = as_const_int(simplified);
-    if (extent == nullptr) return std::nullopt;
-    elements *= *extent;
-  }
-  return elements * s.get_block_realize(copy)->block->writes[0]->buffer->dtype.bytes();
-}
-
-// The copy `copy`, computed at `tile`, spread over the thread block's ty x tx threads.
-void cooperative_copy(Schedule& s, const BlockRef& copy, const LoopRef& tile, int64_t ty,
-                      int64_t tx) {
-  std::vector<LoopRef> inner = loops_below(s, copy, tile);
-  LoopRef fused = inner.empty()       ? s.add_unit_loop(copy)
-                  : inner.size() == 1 ? inner[0]
-                                      : s.fuse(inner);
-  DataType dtype = fused.var->dtype;
-  std::vector<LoopRef> parts = s.split(fused, {PrimExpr(), int_imm(dtype, ty), int_imm(dtype, tx)});
-  s.bind(parts[1], "threadIdx.y");
-  s.bind(parts[2], "threadIdx.x");
 }
 
 // The guarded loads of the image in R, `if_then_else(e in X's bounds, X[e], v)` (an
