@@ -246,6 +246,8 @@ TEST(GpuRuleMatmul, TileFollowsTheOutput) {
   EXPECT_EQ(block(constant_matmul(49, 512, 64)), (std::array<int64_t, 3>{8, 4, 1}));
   // 24 rows (a convolution's output channels): 16 x 128 (16 x 2).
   EXPECT_EQ(block(constant_matmul(24, 3136, 64)), (std::array<int64_t, 3>{16, 2, 1}));
+  // 8 columns: 128 x 8 (1 x 32).
+  EXPECT_EQ(block(constant_matmul(1024, 8, 64)), (std::array<int64_t, 3>{1, 32, 1}));
 }
 
 // --- The GEMV rule.
@@ -526,6 +528,52 @@ TEST(GpuRuleMatmul, PtxAssemblesWithoutSpills) {
       for (const KernelLaunch& launch : lowered.launches) {
         expect_no_spills(launch.kernel, target, arch);
       }
+    }
+  }
+}
+
+// Attention's P @ V over heads of 8 columns: (4, m, k) @ (4, k, 8), m and k symbolic.
+// The generic schedule gave each output a thread block that read its row of P and its
+// column of V; the 128 x 8 tile reads P once.
+TEST(GpuRuleMatmul, EightColumnsTakeNarrowTilesThatReadARowOnce) {
+  PrimFunc f = parse_func(R"(
+        m = T.int64()
+        k = T.int64()
+        A = T.match_buffer(var_A, (4, m, k))
+        B = T.match_buffer(var_B, (4, k, 8))
+        C = T.match_buffer(var_C, (4, m, 8))
+        for b, i, j, r in T.grid(4, m, 8, k):
+            with T.block("C"):
+                vb, vi, vj, vk = T.axis.remap("SSSR", [b, i, j, r])
+                with T.init():
+                    C[vb, vi, vj] = T.float32(0)
+                C[vb, vi, vj] = C[vb, vi, vj] + A[vb, vi, vk] * B[vb, vk, vj]
+)",
+                          kSignature);
+  for (const Target& target : {kMobile, kDesktop, cuda_target(80)}) {
+    EXPECT_TRUE(tiled(default_gpu_schedule(f, target))) << target.str();
+  }
+  PrimFunc g = matmul_rule_schedule(f, kDesktop);
+  testing::expect_same_results(f, g, {{4, 130, 20}, {4, 20, 8}, {4, 130, 8}}, kSeed);
+  FuncCounts counts = count_lowered(lower_to_kernels(g, "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 1u);
+  const LaunchCounts& launch = counts.launches[0];
+  EXPECT_EQ(launch.block, (std::array<int64_t, 3>{1, 32, 1}));
+  // Hand count at m = k = 256: each batch's A once, its B once per 128 rows, C once.
+  arith::Analyzer analyzer;
+  auto at = [&](const PrimExpr& e) {
+    PrimExpr value = analyzer.simplify(
+        substitute(e, [&](const Var&) -> PrimExpr { return int_imm(DataType::Int(64), 256); }));
+    const int64_t* bytes = as_const_int(value);
+    return bytes != nullptr ? *bytes : -1;
+  };
+  EXPECT_EQ(at(launch.bytes_read), 4 * 256 * 256 * 4 + 4 * 2 * 256 * 8 * 4);
+  EXPECT_EQ(at(launch.bytes_written), 4 * 256 * 8 * 4);
+  for (int arch : {80, 90}) {
+    Target target = cuda_target(arch);
+    for (const KernelLaunch& l :
+         lower_to_kernels(matmul_rule_schedule(f, target), "f", target).launches) {
+      expect_no_spills(l.kernel, target, arch);
     }
   }
 }

@@ -34,10 +34,12 @@
 // tiles take at most 8 KiB in float32) and that a constant extent does not undercut;
 // where the output's size is known, 64 x 64 is taken when 128 x 128 would leave fewer
 // than 64 thread blocks to spread over the GPU. Where a constant extent undercuts both,
-// the first of 64 x 32, 32 x 64, 16 x 128 and 128 x 16 (32 threads) that fits: a
-// convolution's 7 x 7 pixels, its 16 or 24 output channels. Few rows (at most 4: the GEMV
-// rule's), a small constant output, or constant extents below every tile are declined:
-// the generic schedule does them well enough.
+// the first of 64 x 32, 32 x 64, 16 x 128, 128 x 16 and 128 x 8 (32 threads) that fits:
+// a convolution's 7 x 7 pixels, its 16 or 24 output channels; attention's P @ V over
+// heads of 8 to 15 columns, whose rows of P are then read once, where the generic
+// schedule's thread block per output read them once per column. Few rows (at most 4: the GEMV
+// rule's), a small constant output, or constant extents below every tile (fewer than 8
+// columns) are declined: the generic schedule does them well enough.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -218,12 +220,16 @@ std::optional<MatmulTiles> choose_matmul_tiles(const MatmulMatch& m, const Targe
   const int64_t* cols = as_const_int(m.cols);
   if (rows != nullptr && *rows <= 4) return std::nullopt;
   if (rows != nullptr && cols != nullptr && *rows * *cols < kSmallOutput) return std::nullopt;
-  // Largest first; all with 8 x 8 outputs per thread (4 FMAs per shared-memory load) and
-  // k steps of 8. The square ones load at most 1/32 of an element from global memory per
-  // FMA ((BM + BN) / (BM * BN)); the narrow ones (3/64, and 9/128 for 16 x 128) only
-  // serve where no square one fits: the first that does.
+  // Largest first; all but the last with 8 x 8 outputs per thread (4 FMAs per
+  // shared-memory load), all with k steps of 8. The square ones load at most 1/32 of an element
+  // from global memory per FMA ((BM + BN) / (BM * BN)); the narrow ones (3/64, and 9/128 for 16 x
+  // 128) only serve where no square one fits: the first that does. The last, 128 x 8 with 4 x 8
+  // outputs per thread (8/3 FMAs per shared load), serves 8 to 15 columns: such a
+  // product does at most 4 FLOPs per byte of A, memory-bound on any GPU, so its tile
+  // keeps more rows of thread blocks rather than more FMAs per shared load.
   const MatmulTiles candidates[] = {{128, 128, 8, 8, 8}, {64, 64, 8, 8, 8},  {64, 32, 8, 8, 8},
-                                    {32, 64, 8, 8, 8},   {16, 128, 8, 8, 8}, {128, 16, 8, 8, 8}};
+                                    {32, 64, 8, 8, 8},   {16, 128, 8, 8, 8}, {128, 16, 8, 8, 8},
+                                    {128, 8, 8, 4, 8}};
   // Shared memory: the two tiles.
   auto shared_bytes = [&](const MatmulTiles& t) {
     int64_t elem_bytes = std::max(m.a->dtype.bytes(), m.b->dtype.bytes());
