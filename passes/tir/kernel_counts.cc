@@ -8,7 +8,8 @@
 // load and store and every floating-point operation adds its size times the number of iterations
 // of those loops that the guards let through. That number is computed per group of loops
 // that the guards tie together: a group no guard mentions is the product of its trip
-// counts; a group with one guard `mixed-radix index < bound` (the index enumerates the
+// counts; a group with one guard `mixed-radix index < bound` (or several such bounds on
+// one index, their minimum the bound) (the index enumerates the
 // group's iterations exactly once, as a split's outer * inner + inner does) counts
 // min(bound, product), also where the index reads a thread index only through a quotient
 // t // c (c of t's iterations per value); a group of constant trip counts (thread indices) small
@@ -27,6 +28,7 @@
 #include <unordered_set>
 
 #include "ir/arith/analyzer.h"
+#include "ir/structural_equal.h"
 #include "ir/tir/functor.h"
 #include "ir/tir/intrinsics.h"
 
@@ -582,6 +584,21 @@ class LaunchCounter : public Visitor {
     return analyzer_.simplify(total);
   }
 
+  // Guards `i < b1`, `i < b2`, ... on one index i as the one guard `i < min(b1, b2, ...)`
+  // (a copy's tail guard beside its region's bound); null where they have another form.
+  static PrimExpr merged_upper_bound(const std::vector<PrimExpr>& guards) {
+    PrimExpr index, bound;
+    for (const PrimExpr& guard : guards) {
+      const auto* less = guard.as<LTNode>();
+      if (less == nullptr || (index.defined() && !structural_equal(less->a, index))) {
+        return PrimExpr();
+      }
+      index = less->a;
+      bound = bound.defined() ? min(bound, less->b) : less->b;
+    }
+    return lt(index, bound);
+  }
+
   // The grid-stride loop of `block` in `group`, or null.
   const Loop* stride_partner(const Loop& block, const std::vector<const Loop*>& group) {
     for (const Loop* loop : group) {
@@ -593,9 +610,10 @@ class LaunchCounter : public Visitor {
   PrimExpr group_count(const std::vector<PrimExpr>& guards, const std::vector<const Loop*>& group) {
     if (!guards.empty()) {
       if (std::optional<int64_t> n = enumerated_count(guards, group)) return int_imm(kInt64, *n);
-      if (guards.size() == 1) {
-        if (PrimExpr n = mixed_radix_count(guards[0], group); n.defined()) return n;
-        if (PrimExpr n = quotient_count(guards[0], group); n.defined()) return n;
+      const PrimExpr guard = guards.size() == 1 ? guards[0] : merged_upper_bound(guards);
+      if (guard.defined()) {
+        if (PrimExpr n = mixed_radix_count(guard, group); n.defined()) return n;
+        if (PrimExpr n = quotient_count(guard, group); n.defined()) return n;
       }
       out_.upper_bound = true;
     }

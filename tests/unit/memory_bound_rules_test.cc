@@ -592,6 +592,68 @@ TEST(RowReductionRule, SoftmaxIsOneKernelWithSharedIntermediates) {
   expect_compulsory_traffic(*scheduled, 2 * 300 * 4);
 }
 
+// softmax over rows of symbolic length m, as LegalizeOps writes it (attention's scores).
+constexpr const char* kSoftmaxSymbolicRows = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_data: T.handle, var_out: T.handle):
+        n = T.int64()
+        m = T.int64()
+        data = T.match_buffer(var_data, (n, m))
+        out = T.match_buffer(var_out, (n, m))
+        maxelem = T.alloc_buffer((n,))
+        expsum = T.alloc_buffer((n,))
+        for ax0, k0 in T.grid(n, m):
+            with T.block("maxelem"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    maxelem[v_ax0] = T.float32(-3.4028234663852886e+38)
+                maxelem[v_ax0] = T.max(maxelem[v_ax0], data[v_ax0, v_k0])
+        for ax0, k0 in T.grid(n, m):
+            with T.block("expsum"):
+                v_ax0, v_k0 = T.axis.remap("SR", [ax0, k0])
+                with T.init():
+                    expsum[v_ax0] = T.float32(0)
+                expsum[v_ax0] = expsum[v_ax0] + T.exp(data[v_ax0, v_k0] - maxelem[v_ax0])
+        for ax0, ax1 in T.grid(n, m):
+            with T.block("norm"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                out[v_ax0, v_ax1] = T.exp(data[v_ax0, v_ax1] - maxelem[v_ax0]) / expsum[v_ax0]
+)";
+
+TEST(RowReductionRule, SymbolicRowsAreStagedUpToABound) {
+  PrimFunc f = parse_func(kSoftmaxSymbolicRows);
+  // The bound: the largest power of two of float32 elements in half the shared memory.
+  for (const auto& [target, bound] :
+       std::vector<std::pair<const Target*, int64_t>>{{&kDesktop, 4096}, {&kMobile, 2048}}) {
+    std::optional<PrimFunc> scheduled = apply_rule("row reduction", f, *target);
+    ASSERT_TRUE(scheduled.has_value());
+    EXPECT_TRUE(structural_equal(default_gpu_schedule(f, *target), *scheduled));
+    LoweredFunc lowered = lower_to_kernels(*scheduled, "f", *target);
+    ASSERT_EQ(lowered.launches.size(), 2u);
+    EXPECT_TRUE(lowered.workspaces.empty());
+    // Rows up to the bound: one row of data in shared memory, a constant allocation.
+    const KernelLaunch& staged = lowered.launches[0];
+    EXPECT_EQ(text::print_node(staged.condition), "m < T.int64(" + std::to_string(bound + 1) + ")");
+    EXPECT_GE(staged.kernel.shared_memory_bytes, bound * 4);
+    EXPECT_LE(staged.kernel.shared_memory_bytes, target->max_shared_memory_bytes);
+  }
+  // Up to the bound, each input element is read once and each output written once (n = m
+  // below); past it, data is read by each of the three blocks.
+  FuncCounts counts =
+      count_lowered(lower_to_kernels(*apply_rule("row reduction", f, kDesktop), "f", kDesktop));
+  ASSERT_EQ(counts.launches.size(), 2u);
+  for (int64_t n : {1, 300, 4096}) {
+    EXPECT_EQ(value_at(counts.launches[0].bytes_read, n), n * n * 4) << "n = " << n;
+    EXPECT_EQ(value_at(counts.launches[0].bytes_written, n), n * n * 4) << "n = " << n;
+  }
+  EXPECT_EQ(value_at(counts.launches[1].bytes_read, 5000), 3 * 5000 * 5000 * 4);
+  // Both branches compute softmax: m = 300 runs the staged kernel, m = 5000 the other.
+  PrimFunc scheduled = *apply_rule("row reduction", f, kDesktop);
+  testing::expect_same_results(f, scheduled, {{3, 300}, {3, 300}}, 1);
+  testing::expect_same_results(f, scheduled, {{2, 5000}, {2, 5000}}, 2);
+}
+
 // rms_norm over the last axis of (n, 4, 37) with an injective producer (the square)
 // written as a block of its own, as FuseTIR leaves it.
 constexpr const char* kRmsNorm = R"(@I.ir_module

@@ -119,6 +119,28 @@ void cooperative_copy(Schedule& s, const BlockRef& copy, const LoopRef& at, int6
   s.bind(parts[2], "threadIdx.x");
 }
 
+PrimFunc branch_on(const PrimExpr& condition, const PrimFunc& then_func,
+                   const PrimFunc& else_func) {
+  const auto* then_root = then_func->body.as<BlockRealizeNode>();
+  const BlockNode* else_root = root_block(else_func);
+  RELAXC_ICHECK(then_root != nullptr && root_block(then_func) != nullptr && else_root != nullptr)
+      << "a specialized schedule lost its root block";
+  Stmt else_body = else_root->body;
+  std::vector<Buffer> else_buffers;
+  for (const Buffer& old : else_root->alloc_buffers) {
+    auto* fresh = copy_node(*old);
+    fresh->data = var(old->data->name, old->data->dtype, old->data->span);
+    else_buffers.emplace_back(fresh);
+    else_body = BufferReplacer(old, else_buffers.back()).mutate(else_body);
+  }
+  auto* root = copy_node(*then_root->block);
+  root->body = if_then_else(condition, root->body, else_body);
+  root->alloc_buffers.insert(root->alloc_buffers.end(), else_buffers.begin(), else_buffers.end());
+  auto* realize = copy_node(*then_root);
+  realize->block = Block(root);
+  return with_body(then_func, Stmt(realize));
+}
+
 bool inline_spatial_producers(Schedule& s) {
   std::vector<BlockRef> blocks = s.get_blocks();
   try {

@@ -1,8 +1,8 @@
 // Block shapes that several rules of the default GPU schedule recognize (gpu_rule.h):
 // spatial blocks, blocks in a perfect loop nest of their own, loads at given indices,
-// parameters, a block's reads and loops, copies spread over a thread block; the inlining of a
-// function's spatial producers that they share; and the kernel that sums partial results
-// (split-K's, a two-pass column reduction's).
+// parameters, a block's reads and loops, copies spread over a thread block, two schedules under a
+// condition; the inlining of a function's spatial producers that they share; and the kernel that
+// sums partial results (split-K's, a two-pass column reduction's).
 #pragma once
 #include <optional>
 #include <string>
@@ -56,6 +56,14 @@ void cooperative_copy(Schedule& s, const BlockRef& copy, const LoopRef& at, int6
 // (compute_inline), so that their values live in registers; false, leaving `s` part way,
 // where one cannot be (a second output, a store that is not injective).
 bool inline_spatial_producers(Schedule& s);
+
+// One function that runs `then_func` where `condition` holds and `else_func` otherwise:
+// two schedules of the same function (the same parameters), their root blocks' bodies
+// under one `if` (which split_host_device turns into the launches' conditions), their
+// allocations together. The else branch's allocations get data of their own: a buffer
+// that both schedules kept (an intermediate, in its scope in each) would otherwise be
+// one allocation in two kernels.
+PrimFunc branch_on(const PrimExpr& condition, const PrimFunc& then_func, const PrimFunc& else_func);
 
 // A reduction over columns split over thread blocks in two passes, where its outputs
 // alone would leave a GPU idle (the column reduction rule's R.sum(x, axis=0), the GEMV

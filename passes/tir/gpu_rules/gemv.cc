@@ -133,33 +133,6 @@ std::optional<PrimFunc> schedule_gemv(const PrimFunc& func, const MatmulMatch& m
   return s.func();
 }
 
-// One function that runs `then_func` where `condition` holds and `else_func` otherwise:
-// both schedules of the same function (the same parameters), their root blocks' bodies
-// under one `if`, their allocations together. The else branch's allocations get data
-// of their own: a buffer of the function that both schedules kept (an intermediate, in
-// its scope in each) would otherwise be one allocation in two kernels.
-PrimFunc branch_on(const PrimExpr& condition, const PrimFunc& then_func,
-                   const PrimFunc& else_func) {
-  const auto* then_root = then_func->body.as<BlockRealizeNode>();
-  const BlockNode* else_root = root_block(else_func);
-  RELAXC_ICHECK(then_root != nullptr && root_block(then_func) != nullptr && else_root != nullptr)
-      << "a specialized schedule lost its root block";
-  Stmt else_body = else_root->body;
-  std::vector<Buffer> else_buffers;
-  for (const Buffer& old : else_root->alloc_buffers) {
-    auto* fresh = copy_node(*old);
-    fresh->data = var(old->data->name, old->data->dtype, old->data->span);
-    else_buffers.emplace_back(fresh);
-    else_body = BufferReplacer(old, else_buffers.back()).mutate(else_body);
-  }
-  auto* root = copy_node(*then_root->block);
-  root->body = if_then_else(condition, root->body, else_body);
-  root->alloc_buffers.insert(root->alloc_buffers.end(), else_buffers.begin(), else_buffers.end());
-  auto* realize = copy_node(*then_root);
-  realize->block = Block(root);
-  return with_body(then_func, Stmt(realize));
-}
-
 std::optional<PrimFunc> apply_gemv(const PrimFunc& func, const Target& target) {
   std::optional<MatmulMatch> m = match_matmul(func);
   if (!m) return std::nullopt;

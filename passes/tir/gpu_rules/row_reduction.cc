@@ -41,7 +41,12 @@
 // thread block (cache_read with every reader as a consumer, compute_at under the row loop, its
 // loops on the row's threads), where the rows of all such inputs fit in half the target's shared
 // memory and have constant lengths: the kernel then reads each input once and writes its output
-// once, the compulsory traffic. Otherwise it reads such an input once per block that reads it.
+// once, the compulsory traffic. Where a row's length is a symbolic m (attention's scores
+// over a sequence), the function is specialized by shape: where m <= B, the largest power of
+// two of float32 elements in half the shared memory, the loops over m run to min(m, B) (the
+// same iterations there) and the staged row is a constant B elements; otherwise the unstaged
+// schedule; the two under one `if` (branch_on). Where no input can be staged, the kernel
+// reads such an input once per block that reads it.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -84,14 +89,15 @@ int64_t thread_count(const std::vector<PrimExpr>& row_extents, const Target& tar
 
 // The function's input buffers that more than one of `blocks` reads, each reader loading
 // it only at its first `row_dims` iteration variables (its row) and any trailing indices,
-// with their readers. Empty when a row of one of them has no constant size, or when
-// their rows do not fit in `budget` bytes together.
+// with their readers. Empty when a row of one of them has no constant size (a symbolic
+// trailing extent, a Var, counts as `row_bound` where that is not 0), or when their rows
+// do not fit in `budget` bytes together.
 struct SharedInput {
   Buffer buffer;
   std::vector<BlockRef> readers;
 };
 std::vector<SharedInput> inputs_to_stage(const Schedule& s, const std::vector<BlockRef>& blocks,
-                                         size_t row_dims, int64_t budget) {
+                                         size_t row_dims, int64_t budget, int64_t row_bound) {
   std::vector<SharedInput> out;
   int64_t total = 0;
   for (const auto& entry : s.func()->buffer_map) {
@@ -118,8 +124,10 @@ std::vector<SharedInput> inputs_to_stage(const Schedule& s, const std::vector<Bl
     int64_t bytes = buffer->dtype.bytes();
     for (size_t d = row_dims; d < buffer->shape.size(); ++d) {
       const int64_t* extent = as_const_int(buffer->shape[d]);
-      if (extent == nullptr) return {};
-      bytes *= *extent;
+      if (extent == nullptr && (row_bound == 0 || buffer->shape[d].as<VarNode>() == nullptr)) {
+        return {};
+      }
+      bytes *= extent != nullptr ? *extent : row_bound;
     }
     total += bytes;
     if (total > budget) return {};
@@ -127,6 +135,54 @@ std::vector<SharedInput> inputs_to_stage(const Schedule& s, const std::vector<Bl
   }
   return out;
 }
+
+// How apply_staged treats the inputs that several blocks read: not staged; staged where
+// their rows have constant sizes; or staged with each symbolic trailing extent e (a Var)
+// bounded: the function's loops over e become loops over min(e, B), equal where e <= B,
+// so that a row's copy has a constant size (B elements), and the schedule holds where
+// e <= B alone (the caller branches on that condition).
+enum class Staging { None, ConstantRows, BoundedRows };
+
+// `func` with each loop whose variable is in `loops` (extent e) running to min(e, bound)
+// instead, and the block iteration variables bound to those loops given that domain.
+class BoundLoopExtents final : public Mutator {
+ public:
+  BoundLoopExtents(std::vector<const VarNode*> loops, int64_t bound)
+      : loops_(std::move(loops)), bound_(bound) {}
+
+ protected:
+  Stmt mutate_node(const ForNode* node) override {
+    For loop = Mutator::mutate_node(node).cast<ForNode>();
+    if (!bounded(loop->loop_var.get())) return loop;
+    auto* copy = copy_node(*loop);
+    copy->extent = bounded_extent(copy->extent);
+    return For(copy);
+  }
+  Stmt mutate_node(const BlockRealizeNode* node) override {
+    BlockRealize realize = Mutator::mutate_node(node).cast<BlockRealizeNode>();
+    auto* block = copy_node(*realize->block);
+    for (size_t i = 0; i < realize->iter_values.size(); ++i) {
+      const auto* value = realize->iter_values[i].as<VarNode>();
+      if (value == nullptr || !bounded(value)) continue;
+      auto* iter = copy_node(*block->iter_vars[i]);
+      iter->dom = range(iter->dom->min, bounded_extent(iter->dom->extent));
+      block->iter_vars[i] = IterVar(iter);
+    }
+    auto* copy = copy_node(*realize);
+    copy->block = Block(block);
+    return BlockRealize(copy);
+  }
+
+ private:
+  bool bounded(const VarNode* loop_var) const {
+    return std::find(loops_.begin(), loops_.end(), loop_var) != loops_.end();
+  }
+  PrimExpr bounded_extent(const PrimExpr& extent) const {
+    return min(extent, int_imm(extent->dtype, bound_));
+  }
+  std::vector<const VarNode*> loops_;
+  int64_t bound_;
+};
 
 // Short rows: the parameters that `blocks` read alike for every row (a layer norm's gamma
 // and beta) are copied to shared memory once per thread block (cache_read, compute_at
@@ -160,8 +216,11 @@ bool stage_row_invariant_params(Schedule& s, const std::vector<BlockRef>& blocks
   return 2 * shared_bytes <= target.max_shared_memory_bytes;
 }
 
-std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
-                                     bool stage_inputs) {
+// The rule's schedule of `func`, its inputs staged as `staging` says; for BoundedRows,
+// `condition` receives the condition under which the schedule holds.
+std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target, Staging staging,
+                                     PrimExpr* condition = nullptr) {
+  const bool stage_inputs = staging != Staging::None;
   const BlockNode* root = root_block(func);
   if (root == nullptr) return std::nullopt;
   std::vector<BlockRealize> blocks = child_blocks(root->body);
@@ -228,6 +287,36 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
   // A bare reduction over long rows is the generic schedule's cross-thread reduction
   // already, without the copy.
   if (bare_reduction && !short_rows) return std::nullopt;
+  int64_t row_bound = 0;
+  std::vector<PrimExpr> bounded_extents;
+  if (staging == Staging::BoundedRows) {
+    // The largest power of two of float32 elements in half the shared memory.
+    row_bound = 1;
+    while (row_bound * 2 * 4 <= target.max_shared_memory_bytes / 2) row_bound *= 2;
+    std::vector<const VarNode*> bounded_loops;
+    std::vector<std::vector<For>> nests = {*out_loops};
+    for (const BlockRef& r : reductions) nests.push_back(*simple_nest(s.func(), r.name));
+    for (const std::vector<For>& loops : nests) {
+      for (size_t d = row_dims; d < loops.size(); ++d) {
+        const PrimExpr& extent = loops[d]->extent;
+        if (as_const_int(extent) != nullptr) continue;
+        if (extent.as<VarNode>() == nullptr) return std::nullopt;
+        bounded_loops.push_back(loops[d]->loop_var.get());
+        if (std::none_of(bounded_extents.begin(), bounded_extents.end(),
+                         [&](const PrimExpr& e) { return e.same_as(extent); })) {
+          bounded_extents.push_back(extent);
+        }
+      }
+    }
+    if (bounded_extents.empty()) return std::nullopt;  // ConstantRows' case
+    *condition = PrimExpr();
+    for (const PrimExpr& e : bounded_extents) {
+      PrimExpr fits = le(e, int_imm(e->dtype, row_bound));
+      *condition = condition->defined() ? logical_and(*condition, fits) : fits;
+    }
+    s = Schedule(
+        with_body(s.func(), BoundLoopExtents(bounded_loops, row_bound).mutate(s.func()->body)));
+  }
 
   std::vector<LoopRef> out_refs = s.get_loops(last);
   if (out_refs.size() == row_dims) {
@@ -246,7 +335,7 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
   std::vector<BlockRef> copies;
   if (stage_inputs) {
     int64_t budget = short_rows ? kRegisterRowBytes : target.max_shared_memory_bytes / 2;
-    for (const SharedInput& input : inputs_to_stage(s, all, row_dims, budget)) {
+    for (const SharedInput& input : inputs_to_stage(s, all, row_dims, budget, row_bound)) {
       copies.push_back(s.cache_read(
           input.readers.front(), read_index(s, input.readers.front(), input.buffer),
           short_rows ? "local" : "shared", {input.readers.begin() + 1, input.readers.end()}));
@@ -302,7 +391,11 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
       const Buffer& source = block->reads.front()->buffer;
       PrimExpr row_elements = int_imm(DataType::Int(64), 1);
       for (size_t d = row_dims; d < source->shape.size(); ++d) {
-        row_elements = row_elements * source->shape[d];
+        const PrimExpr& extent = source->shape[d];
+        const bool bounded = std::any_of(bounded_extents.begin(), bounded_extents.end(),
+                                         [&](const PrimExpr& e) { return e.same_as(extent); });
+        row_elements =
+            row_elements * (bounded ? min(extent, int_imm(extent->dtype, row_bound)) : extent);
       }
       if (!analyzer.can_prove_equal(copied, row_elements)) return std::nullopt;
     }
@@ -329,11 +422,21 @@ std::optional<PrimFunc> apply_staged(const PrimFunc& func, const Target& target,
   return s.func();
 }
 
-// With the inputs that several blocks read staged in shared memory where their rows fit,
-// else without.
+// With the inputs that several blocks read staged in shared memory where their rows fit;
+// where a row's length is symbolic, staged where it is at most the bound that fits and
+// not staged otherwise, the two schedules under an `if`; else without.
 std::optional<PrimFunc> apply(const PrimFunc& func, const Target& target) {
-  if (std::optional<PrimFunc> staged = apply_staged(func, target, true)) return staged;
-  return apply_staged(func, target, false);
+  if (std::optional<PrimFunc> staged = apply_staged(func, target, Staging::ConstantRows)) {
+    return staged;
+  }
+  std::optional<PrimFunc> unstaged = apply_staged(func, target, Staging::None);
+  if (!unstaged) return std::nullopt;
+  PrimExpr condition;
+  if (std::optional<PrimFunc> bounded =
+          apply_staged(func, target, Staging::BoundedRows, &condition)) {
+    return branch_on(condition, *bounded, *unstaged);
+  }
+  return unstaged;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 # relaxc build --report: the kernel report of each target, checked against hand counts of
-# the kernels the default schedule's rules make (an elementwise add, softmax in one kernel
-# by the row reduction rule, a matmul tiled by the matmul rule), as expressions and at
+# the kernels the default schedule's rules make (an elementwise add, softmax by the row
+# reduction rule, a matmul tiled by the matmul rule), as expressions and at
 # --report-shape values, with the roofline on a device preset; the executable is still
 # written; the errors.
 #
@@ -17,18 +17,24 @@
 # SYMBOLIC-NEXT: traffic m * n * 12 B, compulsory m * n * 12 B (read m * n * 8, written m * n * 4), ratio 1.00
 #
 # softmax (opaque to fusion: the add stays its own kernel) under the row reduction rule:
-# one thread block of 256 per row; x is read by each of its three stages (max, sum of exp,
-# normalize): 12mn bytes read, 4mn written, against 8mn compulsory. FLOPs: per element
+# one thread block of 256 per row. Its rows have a symbolic length n, so the rule
+# specializes it by shape. For n <= 4096 (a row of float32 in half of the 48 KiB of
+# shared memory) the row is copied once into shared memory (16384 B), where the three
+# stages (max, sum of exp, normalize) read it: 4mn bytes read, 4mn written, the
+# compulsory traffic. Longer rows are read by each stage: 12mn bytes. FLOPs: per element
 # 1 max, then sub + exp + add, then sub + exp + div; per row the CUDA tree of each of the
 # two reductions (5 shuffle steps over 256 threads, 3 over the 8 warp results, a final
 # op: 1377 each). Shared memory: each reduction's 8 warp results (32 B) and the row's max
 # and sum (8 B); every element reads the max (in the sum) and the max and sum (in the
-# normalization) from there.
-# SYMBOLIC: function 'softmax': 1 kernel
-# SYMBOLIC-NEXT: kernel 'softmax_kernel': grid [m, 1, 1], block [256, 1, 1], shared 72 B
+# normalization) from there, and, staged, itself in each stage (12 B).
+# SYMBOLIC: function 'softmax': 2 kernels
+# SYMBOLIC-NEXT: kernel 'softmax_kernel_0' (when n < 4097): grid [m, 1, 1], block [256, 1, 1], shared 16456 B
+# SYMBOLIC-NEXT: read m * min(n, 4096) * 4 B, written m * min(n, 4096) * 4 B, flops m * 2754 + m * min(n, 4096) * 7
+# SYMBOLIC-NEXT: shared read m * 64 + m * min(n, 4096) * 24 B, written m * 72 + m * min(n, 4096) * 4 B
+# SYMBOLIC-NEXT: kernel 'softmax_kernel_1' (when 4096 < n): grid [m, 1, 1], block [256, 1, 1], shared 72 B
 # SYMBOLIC-NEXT: read m * n * 12 B, written m * n * 4 B, flops m * 2754 + m * n * 7
 # SYMBOLIC-NEXT: shared read m * 64 + m * n * 12 B, written m * 72 B
-# SYMBOLIC-NEXT: traffic m * n * 16 B, compulsory m * n * 8 B (read m * n * 4, written m * n * 4)
+# SYMBOLIC-NEXT: traffic select(n < 4097, m * min(n, 4096) * 8, 0) + select(4096 < n, m * n * 16, 0) B, compulsory m * n * 8 B (read m * n * 4, written m * n * 4)
 #
 # matmul (m x n) (n x k): m is symbolic, so the GEMV rule specializes it by shape. For
 # m <= 4 the GEMV: 32 output columns per thread block, 8 groups of threads splitting n.
@@ -50,7 +56,7 @@
 #
 # At m=64, n=256, k=128 on the H100 preset: add moves 196608 bytes (58.7 ns at 3.35 TB/s)
 # in 64 thread blocks, which occupy 64 of the 132 SMs (58.7 ns * 132 / 64 = 121 ns);
-# softmax 262144 against 131072 (ratio 2.00); matmul, its tiles (m > 4): one thread
+# softmax (n <= 4096) 131072 against 131072 (ratio 1.00); matmul, its tiles (m > 4): one thread
 # block, 32 k steps of 8192 bytes (262144) + 32768 written, against 229376 (ratio 1.29);
 # it computes the padded 128 x 128 x 256 product (8388608 FLOPs, half of its rows past
 # m) on one of the 132 SMs: 8388608 / (67 TFLOP/s / 132) = 16.5 us.
@@ -61,7 +67,11 @@
 # H100-NEXT: traffic m * n * 12 B, compulsory m * n * 12 B (read m * n * 8, written m * n * 4), ratio 1.00
 # H100-NEXT: roofline 121 ns
 # H100: function 'softmax'
-# H100: traffic m * n * 16 B, {{.*}} ratio 2.00
+# H100: kernel 'softmax_kernel_1' (when 4096 < n)
+# H100-NEXT: read
+# H100-NEXT: shared read
+# H100-NEXT: at these shapes: not launched
+# H100: ratio 1.00
 # H100: function 'matmul'
 # H100: kernel 'matmul_kernel_0' (when m < 5)
 # H100: at these shapes: not launched
