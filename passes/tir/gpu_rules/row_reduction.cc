@@ -160,16 +160,19 @@ class BoundLoopExtents final : public Mutator {
   }
   Stmt mutate_node(const BlockRealizeNode* node) override {
     BlockRealize realize = Mutator::mutate_node(node).cast<BlockRealizeNode>();
-    auto* block = copy_node(*realize->block);
+    BlockNode* block = nullptr;
+    Block owner;  // holds the copy
     for (size_t i = 0; i < realize->iter_values.size(); ++i) {
       const auto* value = realize->iter_values[i].as<VarNode>();
       if (value == nullptr || !bounded(value)) continue;
+      if (block == nullptr) owner = Block(block = copy_node(*realize->block));
       auto* iter = copy_node(*block->iter_vars[i]);
       iter->dom = range(iter->dom->min, bounded_extent(iter->dom->extent));
       block->iter_vars[i] = IterVar(iter);
     }
+    if (block == nullptr) return realize;
     auto* copy = copy_node(*realize);
-    copy->block = Block(block);
+    copy->block = owner;
     return BlockRealize(copy);
   }
 
