@@ -17,7 +17,7 @@
 // A block without loops (a one-element function, or opaque code) gets unit blockIdx.x /
 // threadIdx.x loops; T.parallel loops inside it become serial. Symbolic extents work through
 // split's tail guards. A grid above the target's limit, constant or symbolic, is
-// split_host_device's to fit (a grid-stride loop).
+// split_host_device's to fit (an overflow axis or a grid-stride loop).
 #include "passes/tir/default_gpu_schedule.h"
 
 #include <algorithm>

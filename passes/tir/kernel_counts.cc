@@ -15,7 +15,8 @@
 // t // c (c of t's iterations per value); a group of constant trip counts (thread indices) small
 // enough is enumerated with the guards evaluated at each point (an else branch is guarded by the
 // negated condition; so are the two values of tir.if_then_else). A blockIdx loop and the
-// grid-stride loop that split-host-device gives it are one loop of the grid's extent. Anything else
+// grid-stride loop that split-host-device gives it are one loop of the grid's extent, and so
+// are a blockIdx loop and its overflow axis under their guard. Anything else
 // counts every iteration and marks the launch an upper bound. The sums are simplified with
 // ir/arith.
 #include "passes/tir/kernel_counts.h"
@@ -124,7 +125,8 @@ struct Loop {
   // A grid-stride loop (split-host-device's, for a grid past the device's limit) names
   // the blockIdx loop it strides: loops_[stride_of] runs min(stride, G) blocks and this
   // one ceil((G - block) / stride) times, so together they enumerate block + i * stride
-  // over [0, G) once; `combined` is G over the host vars.
+  // over [0, G) once; `combined` is G over the host vars. An overflow axis under its guard
+  // (ceil(G / stride) blocks i, block + i * stride < G) is one too.
   int stride_of = -1;
   int64_t stride = 0;
   PrimExpr combined;
@@ -203,10 +205,18 @@ class LaunchCounter : public Visitor {
   void visit_node(const IfThenElseNode* node) override {
     visit(node->condition);
     const size_t depth = guards_.size();
-    split_conjuncts(node->condition, guards_);
+    std::vector<PrimExpr> conjuncts;
+    split_conjuncts(node->condition, conjuncts);
+    std::vector<std::pair<size_t, Loop>> overflows;  // the loops it ties, as they were
+    for (const PrimExpr& conjunct : conjuncts) {
+      if (node->else_case.defined() || !tie_overflow(conjunct, overflows)) {
+        guards_.push_back(conjunct);
+      }
+    }
     multiplier_.reset();
     visit(node->then_case);
     guards_.resize(depth);
+    for (const auto& [i, loop] : overflows) loops_[i] = loop;
     if (node->else_case.defined()) {
       guards_.push_back(logical_not(node->condition));
       multiplier_.reset();
@@ -313,27 +323,34 @@ class LaunchCounter : public Visitor {
     total = multiplier_->defined() ? total + *multiplier_ * units : PrimExpr();
   }
 
+  // (L, G) where `block`'s trip count is min(L, G) (or min(L - c, G - c) + c, as the
+  // simplifier writes it where G is an expression plus c): a blockIdx loop of a grid G
+  // capped at the limit L.
+  std::optional<std::pair<int64_t, PrimExpr>> capped_grid(const Loop& block) {
+    PrimExpr trip = block.trip_count;
+    int64_t offset = 0;
+    if (const auto* add = trip.as<AddNode>(); add != nullptr && as_const_int(add->b)) {
+      offset = *as_const_int(add->b);
+      trip = add->a;
+    }
+    const auto* bounded = trip.as<MinNode>();
+    if (bounded == nullptr) return std::nullopt;
+    const int64_t* bound = as_const_int(bounded->a);
+    PrimExpr grid = bounded->b;
+    if (bound == nullptr) bound = as_const_int(bounded->b), grid = bounded->a;
+    if (bound == nullptr || *bound + offset <= 0) return std::nullopt;
+    return std::pair(*bound + offset, analyzer_.simplify(grid + int_imm(kInt64, offset)));
+  }
+
   // Whether `extent` is (G - b + L - 1) // L, ceil((G - b) / L), for an enclosing loop b
-  // of trip count min(L, G) (or min(L - c, G - c) + c, as the simplifier writes it where
-  // G is an expression plus c): then `loop` is b's grid-stride loop.
+  // of a capped grid: then `loop` is b's grid-stride loop.
   void match_grid_stride(const PrimExpr& extent, Loop& loop) {
     for (size_t i = 0; i < loops_.size(); ++i) {
       const Loop& block = loops_[i];
       if (!uses_var_if(extent, [&](const VarNode* v) { return v == block.var; })) continue;
-      PrimExpr trip = block.trip_count;
-      int64_t offset = 0;
-      if (const auto* add = trip.as<AddNode>(); add != nullptr && as_const_int(add->b)) {
-        offset = *as_const_int(add->b);
-        trip = add->a;
-      }
-      const auto* bounded = trip.as<MinNode>();
-      if (bounded == nullptr) return;
-      const int64_t* bound = as_const_int(bounded->a);
-      PrimExpr grid = bounded->b;
-      if (bound == nullptr) bound = as_const_int(bounded->b), grid = bounded->a;
-      if (bound == nullptr || *bound + offset <= 0) return;
-      int64_t limit = *bound + offset;
-      grid = analyzer_.simplify(grid + int_imm(kInt64, offset));
+      auto capped = capped_grid(block);
+      if (!capped) return;
+      const auto& [limit, grid] = *capped;
       // Compared over the host vars: the block var stands for itself.
       Var b = var(block.var->name, kInt64);
       host_[block.var] = b;
@@ -347,6 +364,40 @@ class LaunchCounter : public Visitor {
       loop.combined = grid;
       return;
     }
+  }
+
+  // Whether `guard` is split-host-device's overflow guard `b + o * L < G`: b a loop of a
+  // capped grid (L, G) and o one of ceil(G / L) iterations. Then, under the guard, o
+  // counts with b as a grid-stride loop does: the two enumerate [0, G) once. Ties them
+  // (recording o as it was in `saved`) and returns true.
+  bool tie_overflow(const PrimExpr& guard, std::vector<std::pair<size_t, Loop>>& saved) {
+    const auto* less = guard.as<LTNode>();
+    if (less == nullptr) return false;
+    PrimExpr grid = to_host(less->b);
+    if (!grid.defined()) return false;
+    for (size_t i = 0; i < loops_.size(); ++i) {
+      auto capped = capped_grid(loops_[i]);
+      if (!capped || !analyzer_.can_prove_equal(capped->second, grid)) continue;
+      const int64_t limit = capped->first;
+      for (size_t j = 0; j < loops_.size(); ++j) {
+        Loop& overflow = loops_[j];
+        if (j == i || overflow.stride_of >= 0 || !overflow.trip_count.defined()) continue;
+        std::optional<Affine> index = affine(less->a, {&loops_[i], &overflow});
+        if (!index || index->rest.defined() || index->coeffs.size() != 2 ||
+            index->coeffs.at(loops_[i].var) != 1 || index->coeffs.at(overflow.var) != limit ||
+            !is_const_int(loops_[i].min, 0) || !is_const_int(overflow.min, 0) ||
+            !analyzer_.can_prove_equal(overflow.trip_count,
+                                       floordiv(grid + (limit - 1), int_imm(kInt64, limit)))) {
+          continue;
+        }
+        saved.emplace_back(j, overflow);
+        overflow.stride_of = static_cast<int>(i);
+        overflow.stride = limit;
+        overflow.combined = grid;
+        return true;
+      }
+    }
+    return false;
   }
 
   // The kernel expression `e` with the let vars bound around it substituted.

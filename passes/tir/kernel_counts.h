@@ -43,7 +43,8 @@ struct FuncCounts {
 // bytes (all lanes), each floating-point add, sub, mul, div, mod, min, max and each call with a
 // floating-point result (exp, sqrt, ...) counts one operation per lane; every one of them
 // times the trip counts of the loops around it, thread-bound loops included (a blockIdx
-// loop and its grid-stride loop together run the grid's extent). A guard counts exactly
+// loop and its grid-stride loop, or its overflow axis under its guard, together run the
+// grid's extent). A guard counts exactly
 // the iterations it lets through where it is understood: a comparison of a mixed-radix
 // index of loops with a bound (`i0 * 256 + i1 < n`, the tail guard of a split), or any
 // condition on loops of constant trip count (thread indices: `tx < 32`, `tx % 32 == 0`;

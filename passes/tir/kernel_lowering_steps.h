@@ -39,9 +39,10 @@ PrimFunc lower_blocks(const PrimFunc& func);
 // axis, min 0); root "global" allocations become workspaces; root "shared"/"local"
 // allocations move into the kernel that uses them. Kernels keep the function's
 // multi-dimensional buffers and int64 vars: the steps below finish them. Checks the thread
-// extents against `target`. A blockIdx axis whose extent may exceed the target's grid
-// limit L becomes a grid-stride loop: min(extent, L) blocks, each striding by L in a
-// serial loop under the thread-bound loops.
+// extents against `target`. A blockIdx axis whose extent E may exceed the target's grid
+// limit L runs min(E, L) blocks; the blocks past L overflow onto a free blockIdx axis
+// (ceil(E / L) of them, under a guard) where the kernel leaves one, and otherwise each
+// block strides by L in a serial loop under the thread-bound loops.
 LoweredFunc split_host_device(const PrimFunc& func, const std::string& name, const Target& target);
 
 // 4. Adds the barriers a kernel's threads need between their accesses to the buffers they

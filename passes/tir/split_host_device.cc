@@ -11,12 +11,17 @@
 //   the largest constant extent; blockIdx: the common extent, or the largest constant);
 // - a blockIdx axis whose extent E may exceed the target's grid limit L on that axis
 //   (a capability of the Target: 65535 on Vulkan, 65535 in y and z on CUDA; CUDA's
-//   2^31 - 1 in x is above any extent an int32-indexed kernel has) becomes a
-//   grid-stride loop: the launch has min(E, L) blocks, and block b runs the iterations
-//   b, b + L, b + 2L, ... below E in a serial loop of ceil((E - b) / L) steps under the
-//   thread-bound loops (one step when E <= L, the common case; the count is the same for
-//   every thread of a block, so barriers in the body stay uniform). Kernels so run at
-//   any size the memory allows, whichever schedule bound them;
+//   2^31 - 1 in x is above any extent an int32-indexed kernel has) runs on min(E, L)
+//   blocks b. Where the kernel leaves another blockIdx axis free (unused, or used only by
+//   loops of extent 1, whose vars become their min) and that axis holds ceil(E / L) blocks
+//   o for any int32 E, the blocks past L overflow onto it: the axis var is b + o * L,
+//   under the guard `b + o * L < E` around the body. Otherwise the axis becomes a
+//   grid-stride loop: block b runs b, b + L, b + 2L, ... below E in a serial loop of
+//   ceil((E - b) / L) steps under the thread-bound loops. Either way the guard or the trip
+//   count is the same for every thread of a block, so barriers in the body stay uniform,
+//   and kernels run at any size the memory allows, whichever schedule bound them. The
+//   overflow axis is preferred: a loop around the body's barriers costs some drivers
+//   (lavapipe) 2.6x on a softmax, where a guard that holds costs a compare;
 // - every thread-bound loop is replaced by its body with its var rewritten to the axis
 //   var (plus its min), guarded by "axis var < extent" where its extent is smaller
 //   (barriers between the regions are insert_shared_barriers' work, on the kernel);
@@ -84,10 +89,13 @@ struct KernelAxis {
   PrimExpr extent;
   Span span;
   std::vector<const ForNode*> loops;
-  // A blockIdx axis that strides over its extent: the hardware block index (the loop var
-  // of the thread-bound loop) and the grid limit it strides by. Undefined otherwise.
+  // A blockIdx axis whose extent may pass the grid limit: the hardware block index (the
+  // loop var of the thread-bound loop) and the limit. Undefined otherwise. With
+  // `overflow_tag`, the axis (of axes_) that counts the blocks past the limit; without
+  // it, the axis strides over its extent in a loop.
   Var grid_index;
   int64_t grid_limit = 0;
+  int overflow_tag = -1;
 
   // The extent of the thread-bound loop, which is the launch's grid size on a blockIdx axis.
   PrimExpr launched_extent() const {
@@ -112,13 +120,20 @@ class KernelBuilder {
   }
 
   Stmt wrap_in_axes(Stmt inner) const {
-    // The grid-stride loops go innermost: a kernel's thread-bound loops stay outermost.
+    // The overflow guards and grid-stride loops go innermost: a kernel's thread-bound
+    // loops stay outermost.
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
       const KernelAxis& axis = axes_.at(*it);
       if (!axis.grid_index.defined()) continue;
       DataType dtype = axis.var->dtype;
       PrimExpr limit = int_imm(dtype, axis.grid_limit);
       PrimExpr extent = axis.extent->dtype == dtype ? axis.extent : cast(dtype, axis.extent);
+      if (axis.overflow_tag >= 0) {
+        PrimExpr index = add(axis.grid_index, mul(axes_.at(axis.overflow_tag).var, limit));
+        VarMap map{{axis.var, index}};
+        inner = if_then_else(lt(index, extent), substitute(inner, map), {}, axis.span);
+        continue;
+      }
       Var step = var(axis.var->name + "_stride", dtype);
       VarMap map{{axis.var, add(axis.grid_index, mul(step, limit))}};
       // ceil((E - b) / L): the iterations b + k L below E.
@@ -236,6 +251,7 @@ class KernelBuilder {
       }
       if (!is_thread) stride_if_over_limit(axis, analyzer);
     }
+    assign_overflow_axes();
     int64_t threads = 1;
     std::string loops;
     for (int index : order_) {
@@ -253,7 +269,8 @@ class KernelBuilder {
     }
   }
 
-  // Makes a blockIdx axis a grid-stride loop unless its extent provably fits the grid.
+  // Marks a blockIdx axis whose extent may pass the grid limit (assign_overflow_axes then
+  // gives it an overflow axis or a grid-stride loop).
   void stride_if_over_limit(KernelAxis& axis, arith::Analyzer& analyzer) const {
     int64_t limit = target_.max_grid_size[axis.tag_index];
     // Kernels index in int32 (narrow_to_int32): an extent a kernel can index is below
@@ -262,6 +279,45 @@ class KernelBuilder {
     if (analyzer.can_prove(le(axis.extent, int_imm(axis.extent->dtype, limit)))) return;
     axis.grid_index = var(axis.var->name, axis.var->dtype);
     axis.grid_limit = limit;
+  }
+
+  // Gives each blockIdx axis past its limit a free blockIdx axis for the blocks past it,
+  // where one holds ceil(E / L) blocks for any int32 extent E (see the file comment); the
+  // others stay grid-stride loops.
+  void assign_overflow_axes() {
+    constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
+    for (int index = 0; index < 3; ++index) {
+      auto found = axes_.find(index);
+      if (found == axes_.end() || !found->second.grid_index.defined()) continue;
+      KernelAxis& axis = found->second;
+      const int64_t limit = axis.grid_limit;
+      for (int free = 0; free < 3; ++free) {
+        if (free == index || unit_axes_.count(free) != 0 ||
+            (kMaxExtent + limit - 1) / limit > target_.max_grid_size[free]) {
+          continue;
+        }
+        if (auto taken = axes_.find(free); taken == axes_.end()) {
+          order_.insert(std::find_if(order_.begin(), order_.end(), [](int i) { return i >= 3; }),
+                        free);
+        } else if (is_const_int(taken->second.extent, 1)) {
+          unit_axes_.insert(free);
+        } else {
+          continue;
+        }
+        DataType dtype = axis.var->dtype;
+        PrimExpr extent = axis.extent->dtype == dtype ? axis.extent : cast(dtype, axis.extent);
+        KernelAxis overflow;
+        overflow.tag_index = free;
+        overflow.var = var(axis.var->name + "_overflow", dtype);
+        arith::Analyzer analyzer;
+        overflow.extent = analyzer.simplify(
+            floordiv(add(extent, int_imm(dtype, limit - 1)), int_imm(dtype, limit)));
+        overflow.span = axis.span;
+        axes_[free] = overflow;
+        axis.overflow_tag = free;
+        break;
+      }
+    }
   }
 
   // The statement with its thread-bound loops replaced by their bodies over the axis vars.
@@ -297,7 +353,13 @@ class KernelBuilder {
   }
 
   Stmt rewrite_thread_loop(const ForNode* loop) {
-    const KernelAxis& axis = axes_.at(thread_tag_index(loop->thread_tag));
+    const int tag = thread_tag_index(loop->thread_tag);
+    if (unit_axes_.count(tag) != 0) {
+      // A loop of extent 1 on an axis the overflow took: its var is its min.
+      VarMap map{{loop->loop_var, loop->min}};
+      return substitute(rewrite(loop->body), map);
+    }
+    const KernelAxis& axis = axes_.at(tag);
     arith::Analyzer analyzer;
     bool guarded = !analyzer.can_prove_equal(loop->extent, axis.extent);
     Stmt body = rewrite(loop->body);
@@ -327,6 +389,8 @@ class KernelBuilder {
   const Target& target_;
   std::map<int, KernelAxis> axes_;
   std::vector<int> order_;
+  // blockIdx axes of extent-1 loops whose tag an overflow took (their loops run once).
+  std::set<int> unit_axes_;
 };
 
 // The host vars of `func` in order: scalar params, then the vars of the buffer params'

@@ -165,7 +165,8 @@ TEST(DefaultGpuSchedule, SmallConstantExtentUsesFewerThreads) {
 }
 
 // The schedule binds the whole grid whatever the target's limit: a grid over it is the
-// kernel lowering's (split_host_device's grid-stride loop, tests/unit/lower_to_kernels_test.cc).
+// kernel lowering's (split_host_device's overflow axis or grid-stride loop,
+// tests/unit/lower_to_kernels_test.cc).
 TEST(DefaultGpuSchedule, GridOverTheLimitIsBoundWhole) {
   Target tiny = kMobile;
   tiny.max_threads_per_block = 8;

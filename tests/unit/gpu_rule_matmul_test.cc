@@ -790,7 +790,8 @@ TEST(GpuRuleConv, SplitKGivesTheSameResults) {
 
 // Stride 2 over a symbolic image: the output's extents are (h - 1) // 2 + 1, and the
 // simplifier writes the launch's capped grid as min(65534, G - 1) + 1. The counts still
-// see its grid-stride loop: exact, each tile once (96 rows: 2 row tiles).
+// see it and the blocks past its limit (on an overflow axis) as one grid: exact, each tile
+// once (96 rows: 2 row tiles).
 TEST(GpuRuleConv, CountsOverASymbolicStridedImage) {
   PrimFunc f = parse_func(R"(
         h = T.int64()

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ir/arith/analyzer.h"
+#include "ir/text/printer.h"
 #include "passes/tir/default_gpu_schedule.h"
 #include "tests/unit/lower_to_kernels_checks.h"
 #include "tests/unit/lower_to_kernels_inputs.h"
@@ -35,21 +36,33 @@ Totals totals(const tir::FuncCounts& counts, const Shapes& shapes) {
 }
 
 // Elementwise add of n floats: reads 2 * 4n bytes, writes 4n, n FLOPs, exactly (the tail
-// guard lets n of the padded iterations through), on Vulkan with its grid-stride loop for
-// grids past 65535 blocks and on CUDA without one.
+// guard lets n of the padded iterations through), on Vulkan with its blocks past 65535
+// on an overflow axis, on CUDA without one, and on a target whose grid is too small for
+// either but a grid-stride loop (3 blocks a launch).
 TEST(KernelCounts, ElementwiseAddIsCompulsory) {
-  for (const char* target : {"vulkan -profile=desktop", "cuda"}) {
-    tir::FuncCounts counts = tir::count_lowered(lower(tir_inputs::kVectorAdd, "add", target));
+  Target tiny = parse_target("vulkan");
+  tiny.max_grid_size = {3, 2, 2};
+  const std::pair<const char*, Target> targets[] = {
+      {"vulkan", parse_target("vulkan -profile=desktop")},
+      {"cuda", parse_target("cuda")},
+      {"tiny", tiny}};
+  for (const auto& [name, target] : targets) {
+    tir::LoweredFunc lowered = tir::lower_to_kernels(
+        lowering_checks::parse_func(tir_inputs::kVectorAdd, "add"), "add", target);
+    std::string text = text::print_node(lowered.launches[0].kernel.func);
+    EXPECT_EQ(text.find("_overflow") != std::string::npos, std::string(name) == "vulkan") << text;
+    EXPECT_EQ(text.find("_stride") != std::string::npos, std::string(name) == "tiny") << text;
+    tir::FuncCounts counts = tir::count_lowered(lowered);
     EXPECT_EQ(counts.name, "add");
     ASSERT_EQ(counts.launches.size(), 1u);
-    EXPECT_FALSE(counts.launches[0].upper_bound) << target;
+    EXPECT_FALSE(counts.launches[0].upper_bound) << name;
     EXPECT_EQ(counts.launches[0].block, (std::array<int64_t, 3>{256, 1, 1}));
     EXPECT_EQ(counts.launches[0].shared_memory_bytes, 0);
     for (int64_t n : {1, 7, 1000, 4097, 70000000}) {
       Totals t = totals(counts, {{"n", n}});
-      EXPECT_EQ(t.read, 8 * n) << target << " n=" << n;
-      EXPECT_EQ(t.written, 4 * n) << target << " n=" << n;
-      EXPECT_EQ(t.flops, n) << target << " n=" << n;
+      EXPECT_EQ(t.read, 8 * n) << name << " n=" << n;
+      EXPECT_EQ(t.written, 4 * n) << name << " n=" << n;
+      EXPECT_EQ(t.flops, n) << name << " n=" << n;
       EXPECT_EQ(evaluate(counts.compulsory_read, {{"n", n}}), 8 * n);
       EXPECT_EQ(evaluate(counts.compulsory_written, {{"n", n}}), 4 * n);
     }

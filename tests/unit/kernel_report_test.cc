@@ -76,7 +76,8 @@ TEST(KernelReport, SymbolicReport) {
   EXPECT_TRUE(contains(report, "kernel report: target \"vulkan -profile=desktop\"\n")) << report;
   EXPECT_TRUE(contains(report, "function 'add': 1 kernel\n")) << report;
   EXPECT_TRUE(contains(report,
-                       "  kernel 'add_kernel': grid [min((n + 255) // 256, 65535), 1, 1], "
+                       "  kernel 'add_kernel': grid [min((n + 255) // 256, 65535), ((n + 255) // "
+                       "256 + 65534) // 65535, 1], "
                        "block [256, 1, 1], shared 0 B, registers: not reported for SPIR-V\n"))
       << report;
   EXPECT_TRUE(contains(report, "    read n * 8 B, written n * 4 B, flops n\n")) << report;

@@ -36,10 +36,11 @@ class Module:
         B = T.match_buffer(var_B, (n,))
         C = T.match_buffer(var_C, (n,))
         for i_0 in T.thread_binding(T.min(65535, (n + 255) // 256), thread="blockIdx.x"):
-            for i_1 in T.thread_binding(256, thread="threadIdx.x"):
-                for i_0_stride in range(((n + 255) // 256 - i_0 + 65534) // 65535):
-                    if i_0 * 256 + i_0_stride * 16776960 + i_1 < n:
-                        C[i_0 * 256 + i_0_stride * 16776960 + i_1] = A[i_0 * 256 + i_0_stride * 16776960 + i_1] + B[i_0 * 256 + i_0_stride * 16776960 + i_1]
+            for i_0_overflow in T.thread_binding(((n + 255) // 256 + 65534) // 65535, thread="blockIdx.y"):
+                for i_1 in T.thread_binding(256, thread="threadIdx.x"):
+                    if i_0 + i_0_overflow * 65535 < (n + 255) // 256:
+                        if i_0 * 256 + i_0_overflow * 16776960 + i_1 < n:
+                            C[i_0 * 256 + i_0_overflow * 16776960 + i_1] = A[i_0 * 256 + i_0_overflow * 16776960 + i_1] + B[i_0 * 256 + i_0_overflow * 16776960 + i_1]
 )";
 
 TEST(LowerToKernels, VectorAddSymbolic) {
@@ -58,12 +59,12 @@ TEST(LowerToKernels, VectorAddSymbolic) {
   EXPECT_EQ(evaluate(launch.scalar_args[0], {{"n", 77}}), 77);
   EXPECT_EQ(kernel.block_size, (std::array<int64_t, 3>{256, 1, 1}));
   EXPECT_EQ(kernel.shared_memory_bytes, 0);
-  // A symbolic grid may exceed Vulkan's 65535 blocks: the launch is capped there and each
-  // block strides over the rest.
+  // A symbolic grid may exceed Vulkan's 65535 blocks: the launch is capped there and the
+  // blocks past it overflow onto blockIdx.y.
   for (int64_t n : {1, 255, 256, 257, 1000, 4096, 65535 * 256, 65535 * 256 + 1, 1 << 30}) {
-    EXPECT_EQ(evaluate(launch.grid_size[0], {{"n", n}}), std::min<int64_t>(65535, (n + 255) / 256))
-        << n;
-    EXPECT_EQ(evaluate(launch.grid_size[1], {{"n", n}}), 1);
+    const int64_t blocks = (n + 255) / 256;
+    EXPECT_EQ(evaluate(launch.grid_size[0], {{"n", n}}), std::min<int64_t>(65535, blocks)) << n;
+    EXPECT_EQ(evaluate(launch.grid_size[1], {{"n", n}}), (blocks + 65534) / 65535) << n;
     EXPECT_EQ(evaluate(launch.grid_size[2], {{"n", n}}), 1);
   }
   expect_same(expected_kernel(kExpectedAddKernel, "add_kernel"), kernel.func);
@@ -88,64 +89,115 @@ TEST(LowerToKernels, VectorAddRunsLikeTheSource) {
   }
 }
 
-// A grid over the target's limit, symbolic or constant, on one axis or two: the launch
-// is capped at the limit and each block strides over the rest, with the same results.
-// (The interpreter runs a block's threads one after another, so kernels whose threads
-// exchange values are run on a device instead: tests/lit/tools/grid_stride.py.)
-TEST(LowerToKernels, GridStrideLoopsRunLikeTheSource) {
-  Target tiny = parse_target("vulkan");
-  tiny.max_grid_size = {3, 2, 2};
+// The vector add (n = 1 to 5000) and the transpose (up to 100 x 70) lowered for `target`
+// run like their sources on the interpreter; returns the add's lowering.
+tir::LoweredFunc expect_add_and_transpose_run_like_the_source(const Target& target) {
   tir::PrimFunc add = parse_func(tir_inputs::kVectorAdd, "add");
-  tir::LoweredFunc lowered = tir::lower_to_kernels(add, "add", tiny);
-  const tir::KernelLaunch& launch = lowered.launches[0];
+  tir::LoweredFunc lowered_add = tir::lower_to_kernels(add, "add", target);
   for (int64_t n : {1, 256 * 3, 256 * 3 + 1, 5000}) {
-    EXPECT_EQ(evaluate(launch.grid_size[0], {{"n", n}}), std::min<int64_t>(3, (n + 255) / 256));
     HostArray a = testing::random_array(DataType::Float(32), {n}, 1);
     HostArray b = testing::random_array(DataType::Float(32), {n}, 2);
     HostArray c = testing::zeros(DataType::Float(32), {n});
-    run_lowered(lowered, {&a, &b, &c}, {{"n", n}});
+    run_lowered(lowered_add, {&a, &b, &c}, {{"n", n}});
     HostArray c_source = testing::zeros(DataType::Float(32), {n});
     testing::interpret(add, {&a, &b, &c_source});
     EXPECT_EQ(c.data, c_source.data) << "n=" << n;
   }
-
   tir::PrimFunc transpose = parse_func(tir_inputs::kTranspose, "transpose");
-  lowered = tir::lower_to_kernels(transpose, "transpose", tiny);
+  tir::LoweredFunc lowered = tir::lower_to_kernels(transpose, "transpose", target);
   for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{40, 17}, {100, 70}, {1, 33}}) {
     HostArray a = testing::random_array(DataType::Float(32), {m, n}, 3);
     HostArray b = testing::zeros(DataType::Float(32), {n, m});
     run_lowered(lowered, {&a, &b}, {{"m", m}, {"n", n}});
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j)
-        ASSERT_EQ(b.data[j * m + i], a.data[i * n + j]) << m << "x" << n;
+        EXPECT_EQ(b.data[j * m + i], a.data[i * n + j]) << m << "x" << n;
     }
   }
+  return lowered_add;
+}
 
-  // A constant grid of 16 blocks: 3 launched, 6 strides for the first block.
-  tir::PrimFunc constant = parse_func(R"(@I.ir_module
+// Doubles 64 floats, 4 per block, with the blocks bound as `bindings` says.
+tir::PrimFunc double_64(const std::string& bindings) {
+  return parse_func(R"(@I.ir_module
 class Module:
     @T.prim_func
     def f(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
-        for b in T.thread_binding(16, thread="blockIdx.x"):
-            for t in T.thread_binding(4, thread="threadIdx.x"):
+)" + bindings + R"(
                 with T.block("B"):
                     vi = T.axis.spatial(64, b * 4 + t)
                     B[vi] = A[vi] * T.float32(2)
 )",
-                                      "f");
-  lowered = tir::lower_to_kernels(constant, "f", tiny);
-  EXPECT_EQ(evaluate(lowered.launches[0].grid_size[0], std::map<std::string, int64_t>{}), 3);
+                    "f");
+}
+
+void expect_doubles(const tir::LoweredFunc& lowered) {
   HostArray a = testing::random_array(DataType::Float(32), {64}, 5);
   HostArray b = testing::zeros(DataType::Float(32), {64});
   run_lowered(lowered, {&a, &b}, {});
   for (int64_t i = 0; i < 64; ++i) ASSERT_EQ(b.data[i], a.data[i] * 2) << i;
 }
 
+// A grid over the target's limit, symbolic or constant, on one axis or two, where no
+// other axis holds the blocks past the limit: the launch is capped at the limit and each
+// block strides over the rest, with the same results. (The interpreter runs a block's
+// threads one after another, so kernels whose threads exchange values are run on a
+// device instead: tests/lit/tools/grid_stride.py.)
+TEST(LowerToKernels, GridStrideLoopsRunLikeTheSource) {
+  Target tiny = parse_target("vulkan");
+  tiny.max_grid_size = {3, 2, 2};
+  tir::LoweredFunc add = expect_add_and_transpose_run_like_the_source(tiny);
+  for (int64_t n : {1, 256 * 3, 256 * 3 + 1, 5000}) {
+    EXPECT_EQ(evaluate(add.launches[0].grid_size[0], {{"n", n}}),
+              std::min<int64_t>(3, (n + 255) / 256));
+  }
+  // A constant grid of 16 blocks: 3 launched, 6 strides for the first block.
+  tir::LoweredFunc lowered = tir::lower_to_kernels(double_64(R"(
+        for b in T.thread_binding(16, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):)"),
+                                                   "f", tiny);
+  EXPECT_EQ(evaluate(lowered.launches[0].grid_size[0], std::map<std::string, int64_t>{}), 3);
+  expect_doubles(lowered);
+}
+
+// A grid over the target's limit where another blockIdx axis is free (unused, or bound
+// only by loops of extent 1) and holds the blocks past the limit: they overflow onto it,
+// under a guard, with the same results. The transpose's x overflows onto z; its y, with
+// no free axis left, strides.
+TEST(LowerToKernels, OverflowAxesRunLikeTheSource) {
+  Target tiny = parse_target("vulkan");
+  tiny.max_grid_size = {3, 1 << 30, 1 << 30};
+  tir::LoweredFunc add = expect_add_and_transpose_run_like_the_source(tiny);
+  EXPECT_EQ(text::print_node(add.launches[0].kernel.func).find("stride"), std::string::npos);
+  for (int64_t n : {1, 256 * 3, 256 * 3 + 1, 5000}) {
+    const int64_t blocks = (n + 255) / 256;
+    EXPECT_EQ(evaluate(add.launches[0].grid_size[0], {{"n", n}}), std::min<int64_t>(3, blocks));
+    EXPECT_EQ(evaluate(add.launches[0].grid_size[1], {{"n", n}}), (blocks + 2) / 3);
+  }
+  tir::LoweredFunc transpose =
+      tir::lower_to_kernels(parse_func(tir_inputs::kTranspose, "transpose"), "transpose", tiny);
+  EXPECT_EQ(evaluate(transpose.launches[0].grid_size[2], {{"m", 100}, {"n", 70}}), 2);
+
+  // A constant grid of 16 blocks beside a blockIdx.y loop of extent 1: 3 blocks in x, the
+  // rest overflow onto y, 6 of them, whose loop of extent 1 runs once.
+  tir::LoweredFunc lowered = tir::lower_to_kernels(double_64(R"(
+        for u in T.thread_binding(1, thread="blockIdx.y"):
+          for b in T.thread_binding(16, thread="blockIdx.x"):
+            for t in T.thread_binding(4, thread="threadIdx.x"):)"),
+                                                   "f", tiny);
+  const std::map<std::string, int64_t> none;
+  EXPECT_EQ(evaluate(lowered.launches[0].grid_size[0], none), 3);
+  EXPECT_EQ(evaluate(lowered.launches[0].grid_size[1], none), 6);
+  EXPECT_EQ(evaluate(lowered.launches[0].grid_size[2], none), 1);
+  expect_doubles(lowered);
+}
+
 // On CUDA the x limit (2^31 - 1) is above any extent an int32-indexed kernel has: no
-// grid-stride loop in the common case.
+// overflow axis and no grid-stride loop in the common case.
 TEST(LowerToKernels, NoGridStrideLoopOnCudaX) {
   tir::LoweredFunc lowered = lower(tir_inputs::kVectorAdd, "add", "cuda");
   std::string text = text::print_node(lowered.launches[0].kernel.func);
+  EXPECT_EQ(text.find("overflow"), std::string::npos) << text;
   EXPECT_EQ(text.find("stride"), std::string::npos) << text;
 }
 
@@ -157,13 +209,17 @@ class Module:
         B = T.match_buffer(var_B, (m * n,))
         for by in T.thread_binding(T.min(65535, (m + 15) // 16), thread="blockIdx.y"):
             for bx in T.thread_binding(T.min(65535, (n + 15) // 16), thread="blockIdx.x"):
-                for ty in T.thread_binding(16, thread="threadIdx.y"):
-                    for tx in T.thread_binding(16, thread="threadIdx.x"):
-                        for by_stride, bx_stride in T.grid(((m + 15) // 16 - by + 65534) // 65535, ((n + 15) // 16 - bx + 65534) // 65535):
-                            if by * 16 + by_stride * 1048560 + ty < m and bx * 16 + bx_stride * 1048560 + tx < n:
-                                B[bx * m * 16 + bx_stride * m * 1048560 + by * 16 + by_stride * 1048560 + m * tx + ty] = A[bx * 16 + bx_stride * 1048560 + by * n * 16 + by_stride * n * 1048560 + n * ty + tx]
+                for bx_overflow in T.thread_binding(((n + 15) // 16 + 65534) // 65535, thread="blockIdx.z"):
+                    for ty in T.thread_binding(16, thread="threadIdx.y"):
+                        for tx in T.thread_binding(16, thread="threadIdx.x"):
+                            for by_stride in range(((m + 15) // 16 - by + 65534) // 65535):
+                                if bx + bx_overflow * 65535 < (n + 15) // 16:
+                                    if by * 16 + by_stride * 1048560 + ty < m and bx * 16 + bx_overflow * 1048560 + tx < n:
+                                        B[bx * m * 16 + bx_overflow * m * 1048560 + by * 16 + by_stride * 1048560 + m * tx + ty] = A[bx * 16 + bx_overflow * 1048560 + by * n * 16 + by_stride * n * 1048560 + n * ty + tx]
 )";
 
+// Both grid axes may pass Vulkan's limit: x's blocks past it overflow onto the free
+// blockIdx.z; y, with no free axis left, strides.
 TEST(LowerToKernels, Transpose2DThreads) {
   tir::PrimFunc source = parse_func(tir_inputs::kTranspose, "transpose");
   tir::LoweredFunc lowered = tir::lower_to_kernels(source, "transpose", parse_target("vulkan"));
@@ -174,6 +230,7 @@ TEST(LowerToKernels, Transpose2DThreads) {
   EXPECT_EQ(evaluate(launch.grid_size[0], {{"m", 40}, {"n", 17}}), 2);
   EXPECT_EQ(evaluate(launch.grid_size[1], {{"m", 40}, {"n", 17}}), 3);
   EXPECT_EQ(evaluate(launch.grid_size[2], {{"m", 40}, {"n", 17}}), 1);
+  EXPECT_EQ(evaluate(launch.grid_size[2], {{"m", 40}, {"n", 65536 * 16}}), 2);
   expect_same(expected_kernel(kExpectedTransposeKernel, "transpose_kernel"), launch.kernel.func);
   expect_round_trip(launch.kernel);
 
@@ -200,14 +257,14 @@ TEST(LowerToKernels, CrossThreadRowSum) {
   auto allocs = allocations(f);
   EXPECT_EQ(allocs["S_shared"], (std::pair<std::string, int64_t>{"shared", 256}));
   EXPECT_EQ(allocs["S_partial"], (std::pair<std::string, int64_t>{"local", 1}));
-  // A barrier after the slots are written, one after each of the log2(256) = 8 tree
-  // steps, and one at the end of the grid-stride loop (its next step writes the slots
-  // again). None before the slots are written: nothing used them before.
-  EXPECT_EQ(count_barriers(f), 10);
+  // A barrier after the slots are written and one after each of the log2(256) = 8 tree
+  // steps. None before the slots are written: nothing used them before. (The rows past
+  // Vulkan's 65535 blocks overflow onto blockIdx.y, so no loop runs the body again.)
+  EXPECT_EQ(count_barriers(f), 9);
   std::string text = text::print_node(f);
   EXPECT_NE(text.find("if tx < 128:"), std::string::npos) << text;
   EXPECT_NE(text.find("if tx == 0:\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("S[b + b_stride * 65535] = T.float32(0) + S_shared[0]"), std::string::npos)
+  EXPECT_NE(text.find("S[b + b_overflow * 65535] = T.float32(0) + S_shared[0]"), std::string::npos)
       << text;
   expect_round_trip(launch.kernel);
 }

@@ -16,7 +16,7 @@
 //   its stores are contiguous;
 // - [ceil(E / T), T] otherwise, with a tail guard where T does not divide E.
 // The outer loop is bound to blockIdx.x and the next to threadIdx.x. A grid beyond the
-// target's limit becomes a grid-stride loop in split_host_device.
+// target's limit is split_host_device's to fit (an overflow axis or a grid-stride loop).
 #include <algorithm>
 #include <optional>
 #include <string>

@@ -48,7 +48,7 @@
 # condition holds.
 # SYMBOLIC: function 'matmul': 2 kernels
 # SYMBOLIC-NEXT: kernel 'matmul_kernel_0' (when m < 5): grid [m * ((k + 31) // 32), 1, 1], block [32, 8, 1], shared 1024 B
-# SYMBOLIC: kernel 'matmul_kernel_1' (when 4 < m): grid [(k + 127) // 128, min((m + 127) // 128, 65535), 1], block [16, 16, 1], shared 8192 B
+# SYMBOLIC: kernel 'matmul_kernel_1' (when 4 < m): grid [(k + 127) // 128, min((m + 127) // 128, 65535), ((m + 127) // 128 + 65534) // 65535], block [16, 16, 1], shared 8192 B
 # SYMBOLIC-NEXT: read <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B, written <= k * m * 4 B, flops <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 262144
 # SYMBOLIC-NEXT: shared read <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 131072 B, written <= (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192 B
 # SYMBOLIC-NEXT: traffic select(m < 5, m * n * ((k + 31) // 32) * 256 + m * ((k + 31) // 32) * 128, 0) + select(4 < m, k * m * 4 + (k + 127) // 128 * ((m + 127) // 128) * ((n + 7) // 8) * 8192, 0) B, compulsory k * m * 4 + k * n * 4 + m * n * 4 B (read k * n * 4 + m * n * 4, written k * m * 4)
@@ -80,12 +80,12 @@
 # H100-NEXT: roofline 16.5 us
 # H100-NEXT: total roofline (each function once):
 #
-# Vulkan: the same counts through the grid-stride loops of grids past 65535 blocks, and the
+# Vulkan: the same counts with the blocks past 65535 on blockIdx.y (under a guard), and the
 # shared-memory tree (255 adds and a final one per row); no registers.
 # RUN: %relaxc build %s --target "vulkan -profile=mobile" -o %t/v.rxe --report --report-device mobile --report-shape m=1000,n=7,k=3 | FileCheck %s --check-prefix=MOBILE
 # MOBILE: kernel report: target "vulkan -profile=mobile", device mobile, k=3, m=1000, n=7
 # MOBILE-NEXT: device: a phone GPU
-# MOBILE: kernel 'add_kernel': grid [min((m * n + 127) // 128, 65535), 1, 1], block [128, 1, 1], shared 0 B, registers: not reported for SPIR-V
+# MOBILE: kernel 'add_kernel': grid [min((m * n + 127) // 128, 65535), ((m * n + 127) // 128 + 65534) // 65535, 1], block [128, 1, 1], shared 0 B, registers: not reported for SPIR-V
 # MOBILE-NEXT: read m * n * 8 B, written m * n * 4 B, flops m * n
 # MOBILE-NEXT: at these shapes: read 56000 B, written 28000 B, flops 7000, roofline 1.64 us (memory)
 #

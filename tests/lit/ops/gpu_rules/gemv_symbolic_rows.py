@@ -20,7 +20,7 @@
 #
 # RUN: %relaxc build %s -o %t.rxe --target vulkan --report --report-shape m=1 | FileCheck %s --check-prefix=REPORT
 # REPORT: function 'linear_relu': {{[0-9]+}} kernels
-# REPORT: kernel 'linear_relu_kernel_0' (when m < 5): grid [min(m * 200, 65535), 1, 1]
+# REPORT: kernel 'linear_relu_kernel_0' (when m < 5): grid [min(m * 200, 65535), (m * 200 + 65534) // 65535, 1]
 # REPORT: kernel 'linear_relu_kernel_1' (when 4 < m):
 # REPORT: at these shapes: not launched
 
