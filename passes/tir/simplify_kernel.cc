@@ -1,8 +1,9 @@
 // simplify_kernel: the index arithmetic of a lowered kernel in arith's canonical form.
 //
 // Algorithm: a top-down walk binds each loop var to its range (thread-bound loops
-// included) in one Analyzer, so that bounds known from the loops reach the expressions
-// below; every integer or boolean expression is simplified whole, other expressions
+// included; a loop of one iteration binds its var to its min) in one Analyzer, so that
+// bounds known from the loops reach the expressions below; every integer or boolean
+// expression is simplified whole, other expressions
 // (floating point data) are walked to reach the integer expressions inside them. A
 // condition that simplifies to a constant selects its branch. A guard that does not
 // depend on a vectorized loop's var (a tail guard of the thread's row) moves outside
@@ -37,6 +38,10 @@ class KernelSimplifier final : public Mutator {
     PrimExpr min = mutate(node->min);
     PrimExpr extent = mutate(node->extent);
     analyzer_.bind(node->loop_var, range(min, extent));
+    // A loop of one iteration (a blockIdx axis of extent 1, a batch of one) runs at its
+    // min: indices that read its var otherwise keep it, and a register array indexed by
+    // a var the back end cannot resolve is no longer in registers.
+    if (is_const_int(extent, 1)) analyzer_.bind_value(node->loop_var, min);
     Stmt body = mutate(node->body);
     if (const auto* guard = body.as<IfThenElseNode>();
         node->kind == ForKind::Vectorized && guard != nullptr && !guard->else_case.defined() &&

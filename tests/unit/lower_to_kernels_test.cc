@@ -244,6 +244,42 @@ TEST(LowerToKernels, Transpose2DThreads) {
   }
 }
 
+// A loop of one iteration (here a batch of one on blockIdx.z) runs at its min: the kernel
+// simplifier drops its var from the indices, so that the thread's register array is
+// indexed by constants once its loops unroll (a var there would put it in memory on a
+// Vulkan driver, which does not know blockIdx.z < 1).
+TEST(LowerToKernels, LoopsOfOneIterationRunAtTheirMin) {
+  tir::PrimFunc source = parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def k(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
+        for z in T.thread_binding(1, thread="blockIdx.z"):
+            for t in T.thread_binding(16, thread="threadIdx.x"):
+                R = T.alloc_buffer((8,), scope="local")
+                for j in range(1):
+                    for i in T.unroll(8):
+                        R[z * 8 + j * 8 + i] = A[z * 128 + t * 8 + i + j]
+                for i in T.unroll(8):
+                    B[t * 8 + i] = R[z * 8 + i] * T.float32(2)
+)",
+                                    "k");
+  tir::PrimFunc expected = parse_func(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def k(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
+        for z in T.thread_binding(1, thread="blockIdx.z"):
+            for t in T.thread_binding(16, thread="threadIdx.x"):
+                R = T.alloc_buffer((8,), scope="local")
+                for j in range(1):
+                    for i in T.unroll(8):
+                        R[i] = A[t * 8 + i]
+                for i in T.unroll(8):
+                    B[t * 8 + i] = R[i] * T.float32(2)
+)",
+                                      "k");
+  expect_same(tir::simplify_kernel(expected), tir::simplify_kernel(source));
+}
+
 TEST(LowerToKernels, CrossThreadRowSum) {
   tir::LoweredFunc lowered = lower(tir_inputs::kRowSum, "row_sum");
   ASSERT_EQ(lowered.launches.size(), 1u);
