@@ -7,7 +7,8 @@
 // buffer), the int32 side widens back, so data keeps its type. A widening cast of an
 // index-like expression (one that reads no buffer) is dropped; indices, loop bounds and
 // buffer extents are int32; a stored value keeps its buffer's dtype. Int64 immediates that
-// do not fit 32 bits are refused. The host checks that the shape values fit at launch.
+// do not fit 32 bits are refused. The host checks at launch that the shape values fit
+// and that no buffer has 2^31 elements or more (runtime/vm/kernel_launch.h).
 #include <limits>
 #include <unordered_map>
 

@@ -87,6 +87,15 @@ void launch_kernel_func(Device& device, const KernelFunc& func,
     }
     size_t bytes =
         with_context(buffer, [&] { return checked_tensor_bytes(arg.dtype, arg.shape, ""); });
+    // Kernels index their buffers in int32 (narrow-to-int32): a larger tensor's indices
+    // would wrap. (checked_tensor_bytes has checked that the product does not overflow.)
+    int64_t elements = 1;
+    for (int64_t extent : arg.shape) elements *= extent;
+    if (elements > std::numeric_limits<int32_t>::max()) {
+      runtime_error() << buffer() << " has " << elements << " elements (shape "
+                      << shape_text(arg.shape)
+                      << "); kernels index a buffer in int32, up to 2147483647 elements";
+    }
     if (arg.buffer.bytes < bytes) {
       runtime_error() << buffer() << " needs " << bytes << " bytes (shape " << shape_text(arg.shape)
                       << "), the device buffer has " << arg.buffer.bytes;

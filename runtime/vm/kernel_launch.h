@@ -38,7 +38,8 @@ struct KernelLaunchScratch {
 
 // Launches `func`: binds its slots from the buffers' plain-variable dimensions and from
 // `scalars` (its scalar params, in order), checks each buffer's dtype, rank, every
-// dimension and the buffer's size, takes the workspaces from `workspace`, evaluates each
+// dimension, its element count (at most 2^31 - 1: kernels index in int32) and the
+// buffer's size, takes the workspaces from `workspace`, evaluates each
 // launch's grid and scalar arguments, and enqueues the launches without waiting. A
 // launch's kernel is kernels[launch.kernel], loaded on first use into
 // kernel_ids[launch.kernel] (the two spans have the same length). Errors are

@@ -152,14 +152,18 @@ TEST(SuiteSpirv, TooManyThreadsPerBlockNamesTheLoop) {
   }
 }
 
+// The suite kernel `name`, scheduled and compiled for the Vulkan `device`.
+codegen::CompiledPrimFunc compiled_for_vulkan(runtime::Device& device, const std::string& name) {
+  const SuiteKernel& kernel = suite_kernel(name);
+  Target target = driver::target_from_device(device.limits(), TargetKind::Vulkan);
+  return driver::compile_prim_func(scheduled_kernel(kernel, target), kernel.name, target);
+}
+
 TEST(SuiteOnVulkanErrors, ShapeMismatchNamesBufferAndDimension) {
   std::string why_not;
   runtime::Device* device = test_device(TargetKind::Vulkan, &why_not);
   if (device == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
-  const SuiteKernel& kernel = suite_kernel("vector_add");
-  Target target = driver::target_from_device(device->limits(), TargetKind::Vulkan);
-  codegen::CompiledPrimFunc compiled =
-      driver::compile_prim_func(scheduled_kernel(kernel, target), kernel.name, target);
+  codegen::CompiledPrimFunc compiled = compiled_for_vulkan(*device, "vector_add");
   HostArray a = zeros(DataType::Float(32), {8});
   HostArray b = zeros(DataType::Float(32), {9});
   HostArray c = zeros(DataType::Float(32), {8});
@@ -179,6 +183,28 @@ TEST(SuiteOnVulkanErrors, ShapeMismatchNamesBufferAndDimension) {
   for (int i = 0; i < 8; ++i) {
     EXPECT_FLOAT_EQ(static_cast<float>(c2.data[i]), static_cast<float>(a2.data[i] + b2.data[i]));
   }
+}
+
+// Kernels index in int32: a tensor of 2^31 elements is refused before any launch, naming
+// the buffer (the device buffers here are small: the shapes are checked first).
+TEST(SuiteOnVulkanErrors, TensorPastInt32IndexingIsRefused) {
+  std::string why_not;
+  runtime::Device* device = test_device(TargetKind::Vulkan, &why_not);
+  if (device == nullptr) GTEST_SKIP() << "no Vulkan device: " << why_not;
+  codegen::CompiledPrimFunc compiled = compiled_for_vulkan(*device, "vector_add");
+  driver::PrimFuncLauncher launcher(*device, compiled);
+  runtime::DeviceBuffer small = device->allocate(64);
+  const std::vector<int64_t> huge = {int64_t{1} << 31};
+  std::vector<driver::BufferArg> args(3, driver::BufferArg{small, huge});
+  try {
+    launcher.launch(args);
+    FAIL() << "expected an error";
+  } catch (const runtime::RuntimeError& e) {
+    EXPECT_STREQ(e.what(),
+                 "kernel function 'vector_add': buffer 'A' has 2147483648 elements (shape "
+                 "(2147483648,)); kernels index a buffer in int32, up to 2147483647 elements");
+  }
+  device->release(small);
 }
 
 }  // namespace
