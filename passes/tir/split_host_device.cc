@@ -21,7 +21,9 @@
 //   count is the same for every thread of a block, so barriers in the body stay uniform,
 //   and kernels run at any size the memory allows, whichever schedule bound them. The
 //   overflow axis is preferred: a loop around the body's barriers costs some drivers
-//   (lavapipe) 2.6x on a softmax, where a guard that holds costs a compare;
+//   (lavapipe) 2.6x on a softmax, where a guard that holds costs a compare. Whether E
+//   may exceed L is decided with what int32 indexing bounds (int32_index_bounds): a
+//   batch n of a buffer (n, 96, 112, 112) is at most 1783, within any grid limit;
 // - every thread-bound loop is replaced by its body with its var rewritten to the axis
 //   var (plus its min), guarded by "axis var < extent" where its extent is smaller
 //   (barriers between the regions are insert_shared_barriers' work, on the kernel);
@@ -58,6 +60,40 @@ bool is_storage_sync(const Stmt& stmt) {
 namespace {
 
 using VarSet = std::unordered_set<Var, RefHash, RefEq>;
+// Upper bounds of host vars (their lower bound is 0: they are sizes).
+using VarBounds = std::vector<std::pair<Var, int64_t>>;
+
+// What int32 indexing tells of the host vars: the VM refuses a buffer of 2^31 elements
+// or more (runtime/vm/kernel_launch.h), so a buffer param of shape (c0, .., v, .., ck),
+// one dimension a var v and the others constants, bounds v by (2^31 - 1) / (c0 .. ck);
+// the smallest such bound of each var.
+VarBounds int32_index_bounds(const PrimFunc& func) {
+  std::map<const VarNode*, std::pair<Var, int64_t>> bounds;
+  for (const Var& param : func->params) {
+    Buffer buf = func->buffer_of(param);
+    if (!buf.defined()) continue;
+    Var v;
+    int64_t others = 1;  // the constant dimensions' product, while below 2^31
+    bool bounds_v = true;
+    for (const PrimExpr& dim : buf->shape) {
+      const int64_t* c = as_const_int(dim);
+      if (c != nullptr && *c > 0 && *c <= std::numeric_limits<int32_t>::max() / others) {
+        others *= *c;
+      } else if (const auto* dim_var = dim.as<VarNode>(); dim_var != nullptr && !v.defined()) {
+        v = Var(dim_var);
+      } else {
+        bounds_v = false;  // a second var, an expression, an empty or a huge dimension
+      }
+    }
+    if (!bounds_v || !v.defined()) continue;
+    int64_t max = std::numeric_limits<int32_t>::max() / others;
+    auto [it, added] = bounds.emplace(v.get(), std::pair(v, max));
+    if (!added) it->second.second = std::min(it->second.second, max);
+  }
+  VarBounds result;
+  for (const auto& [node, bound] : bounds) result.push_back(bound);
+  return result;
+}
 
 // kThreadAxes' index of `tag`, or -1 for anything else.
 int thread_tag_index(const std::string& tag) {
@@ -109,7 +145,8 @@ struct KernelAxis {
 
 class KernelBuilder {
  public:
-  KernelBuilder(const For& region, const Target& target) : region_(region), target_(target) {}
+  KernelBuilder(const For& region, const Target& target, const VarBounds& host_var_bounds)
+      : region_(region), target_(target), host_var_bounds_(host_var_bounds) {}
 
   // The kernel body with its axes outermost; `axes_` describes them.
   Stmt build() {
@@ -204,6 +241,7 @@ class KernelBuilder {
     order_ = blocks;
     order_.insert(order_.end(), thread_axes.begin(), thread_axes.end());
     arith::Analyzer analyzer;
+    for (const auto& [v, max] : host_var_bounds_) analyzer.bind_bounds(v, 0, max);
     for (auto& [index, axis] : axes_) {
       const ForNode* first = axis.loops.front();
       axis.span = first->span;
@@ -387,6 +425,7 @@ class KernelBuilder {
 
   For region_;
   const Target& target_;
+  const VarBounds& host_var_bounds_;
   std::map<int, KernelAxis> axes_;
   std::vector<int> order_;
   // blockIdx axes of extent-1 loops whose tag an overflow took (their loops run once).
@@ -424,7 +463,11 @@ std::vector<Var> host_vars_of(const PrimFunc& func) {
 class HostSplitter {
  public:
   HostSplitter(const PrimFunc& func, const std::string& name, const Target& target)
-      : func_(func), name_(name), target_(target), host_vars_(host_vars_of(func)) {
+      : func_(func),
+        name_(name),
+        target_(target),
+        host_vars_(host_vars_of(func)),
+        host_var_bounds_(int32_index_bounds(func)) {
     for (const Var& v : host_vars_) host_var_set_.insert(v);
   }
 
@@ -531,7 +574,7 @@ class HostSplitter {
   KernelLaunch make_launch(const Stmt& region, const std::vector<Buffer>& all_buffers,
                            size_t index) {
     const For loop(region.as<ForNode>());
-    KernelBuilder builder(loop, target_);
+    KernelBuilder builder(loop, target_, host_var_bounds_);
     Stmt inner = builder.build();
 
     // Buffers touched, and the root allocations this kernel takes in.
@@ -614,6 +657,7 @@ class HostSplitter {
   const Target& target_;
   std::vector<Var> host_vars_;
   VarSet host_var_set_;
+  VarBounds host_var_bounds_;
   std::unordered_map<const VarNode*, std::string> handle_names_;
   std::vector<Buffer> workspaces_;
   std::vector<Region> kernels_;

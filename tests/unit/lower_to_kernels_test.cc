@@ -192,6 +192,42 @@ TEST(LowerToKernels, OverflowAxesRunLikeTheSource) {
   expect_doubles(lowered);
 }
 
+// Rows of C columns, a thread block per row: the VM refuses a buffer of 2^31 elements
+// or more, so n is at most (2^31 - 1) / C. With C = 65536 (n <= 32767) the grid fits
+// Vulkan's 65535 blocks as it is; with C = 1024 (n <= 2097151) it may not, and the
+// blocks past the limit overflow onto blockIdx.y.
+TEST(LowerToKernels, Int32IndexingBoundsTheGrid) {
+  for (int64_t columns : {65536, 1024}) {
+    std::string c = std::to_string(columns);
+    tir::LoweredFunc lowered = lower(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def rows(var_A: T.handle, var_B: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n, )" +
+                                         c + R"())
+        B = T.match_buffer(var_B, (n, )" +
+                                         c + R"())
+        for b in T.thread_binding(n, thread="blockIdx.x"):
+            for t in T.thread_binding(256, thread="threadIdx.x"):
+                for k in range()" + std::to_string(columns / 256) +
+                                         R"():
+                    with T.block("B"):
+                        vi = T.axis.spatial(n, b)
+                        vj = T.axis.spatial()" +
+                                         c + R"(, k * 256 + t)
+                        B[vi, vj] = A[vi, vj] * T.float32(2)
+)",
+                                     "rows");
+    const tir::KernelLaunch& launch = lowered.launches[0];
+    std::string text = text::print_node(launch.kernel.func);
+    EXPECT_EQ(text.find("_overflow") != std::string::npos, columns == 1024) << text;
+    EXPECT_EQ(text.find("_stride"), std::string::npos) << text;
+    EXPECT_EQ(evaluate(launch.grid_size[0], {{"n", 32767}}), 32767);
+    EXPECT_EQ(evaluate(launch.grid_size[1], {{"n", 32767}}), 1);
+  }
+}
+
 // On CUDA the x limit (2^31 - 1) is above any extent an int32-indexed kernel has: no
 // overflow axis and no grid-stride loop in the common case.
 TEST(LowerToKernels, NoGridStrideLoopOnCudaX) {
