@@ -11,7 +11,9 @@
 // needs it (floordiv(x, c) * c + floormod(x, c) == x).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <vector>
 
 #include "ir/arith/int_math.h"
 #include "ir/arith/simplifier.h"
@@ -229,6 +231,10 @@ std::optional<LinearSum> Simplifier::divide_remainder(const LinearSum& r, int64_
     reduced.constant /= g;
     for (Term& t : reduced.terms) t.coeff /= g;
   }
+  if (std::optional<LinearSum> split = divide_by_coarse_part(reduced, divisor, dtype, mod)) {
+    if (!mod || g <= 1) return split;
+    return algebra_.scale(*split, g);
+  }
   if (const PrimExpr* inner = reduced.as_atom()) {
     // floordiv(floordiv(y, a), d) == floordiv(y, a * d), and floormod(floormod(y, a), d)
     // == floormod(y, d) when d divides a (a, d > 0).
@@ -253,6 +259,45 @@ std::optional<LinearSum> Simplifier::divide_remainder(const LinearSum& r, int64_
                               tir::int_imm(dtype, divisor));
   if (!mod || g <= 1) return LinearSum::of_atom(node);
   return algebra_.scale(LinearSum::of_atom(node), g);
+}
+
+std::optional<LinearSum> Simplifier::divide_by_coarse_part(const LinearSum& r, int64_t c,
+                                                           DataType dtype, bool mod) {
+  // r == d * s + f, where d divides c, s gathers the terms whose coefficients d divides
+  // (and the constant's multiple of d), and f the rest, with 0 <= f < d: then
+  // floordiv(r, c) == floordiv(s, c / d) and floormod(r, c) == d * floormod(s, c / d) + f
+  // (floordiv(r, d) == s, and the rest follows from c == d * (c / d)), whatever s's sign.
+  // A thread's lanes (f == lane, 0 <= lane < 4) beside its offset 4 * t in a row of 8:
+  // floormod(4 * t + lane, 8) == 4 * floormod(t, 2) + lane, which is contiguous in lane.
+  // The d tried are the gcds of c and each coefficient, the largest first.
+  std::vector<int64_t> coarse_steps;
+  for (const Term& t : r.terms) {
+    int64_t d = gcd_abs(c, t.coeff);
+    if (d > 1 && d < c) coarse_steps.push_back(d);
+  }
+  std::sort(coarse_steps.begin(), coarse_steps.end(), std::greater<>());
+  coarse_steps.erase(std::unique(coarse_steps.begin(), coarse_steps.end()), coarse_steps.end());
+  for (int64_t d : coarse_steps) {
+    LinearSum s, f;
+    s.constant = *floor_div(r.constant, d);
+    f.constant = *floor_mod(r.constant, d);
+    for (const Term& t : r.terms) {
+      if (t.coeff % d == 0) {
+        s.terms.push_back(Term{t.factors, t.coeff / d});
+      } else {
+        f.terms.push_back(t);
+      }
+    }
+    if (f.terms.empty()) continue;
+    ConstIntBound bf = sum_bound(f);
+    if (bf.min < 0 || bf.max >= d) continue;
+    std::optional<LinearSum> quotient = floor_divide_positive(s, c / d, dtype, mod);
+    if (!quotient || !mod) return quotient;
+    std::optional<LinearSum> scaled = algebra_.scale(*quotient, d);
+    if (!scaled) return std::nullopt;
+    return algebra_.add(*scaled, f);
+  }
+  return std::nullopt;
 }
 
 LinearSum Simplifier::visit_min_max(const PrimExpr& e) {

@@ -36,6 +36,10 @@ class Simplifier {
   // The same for a remainder r: no coefficient divisible by c, constant in [0, c).
   std::optional<LinearSum> divide_remainder(const LinearSum& r, int64_t c, DataType dtype,
                                             bool mod);
+  // The same for a remainder whose terms split into a multiple of a divisor d of c and a
+  // part within [0, d); nullopt where none does.
+  std::optional<LinearSum> divide_by_coarse_part(const LinearSum& r, int64_t c, DataType dtype,
+                                                 bool mod);
   LinearSum visit_min_max(const tir::PrimExpr& e);
   LinearSum visit_select(const tir::SelectNode* s, const tir::PrimExpr& e);
   LinearSum visit_cast_to_int(const tir::CastNode* c, const tir::PrimExpr& e);

@@ -14,6 +14,7 @@
 #include "ir/arith/analyzer.h"
 #include "ir/structural_equal.h"
 #include "ir/text/printer.h"
+#include "ir/tir/functor.h"
 #include "ir/tir/stmt.h"
 
 namespace relaxc::arith {
@@ -461,6 +462,36 @@ TEST(ArithSimplify, FloorDivisionRules) {
   PrimExpr c = i64(4);
   EXPECT_TRUE(same_expr(simplify(tir::floordiv(v.x, c) * c + tir::floormod(v.x, c)), v.x));
   EXPECT_TRUE(same_expr(simplify(v.x - tir::floordiv(v.x, c) * c), tir::floormod(v.x, c)));
+}
+
+// x == d * s + f with d dividing c and 0 <= f < d: floordiv(x, c) == floordiv(s, c / d)
+// and floormod(x, c) == d * floormod(s, c / d) + f, whatever s's sign. A thread's 4
+// lanes beside its offset 4 * t in rows of 8 (a matmul's shared-tile copy): contiguous.
+TEST(ArithSimplify, FloorDivisionSplitsOffABoundedRest) {
+  Vars v;
+  Var lane = tir::var("lane"), t = tir::var("t");
+  Analyzer analyzer;
+  analyzer.bind_bounds(lane, 0, 3);
+  analyzer.bind_bounds(t, 0, 15);
+  PrimExpr c4 = i64(4), c8 = i64(8), c2 = i64(2);
+  EXPECT_TRUE(same_expr(analyzer.simplify(tir::floormod(v.y * 4 + lane, c8)),
+                        analyzer.simplify(tir::floormod(v.y, c2) * c4 + lane)));
+  EXPECT_TRUE(
+      same_expr(analyzer.simplify(tir::floordiv(v.y * 4 + lane, c8)), tir::floordiv(v.y, c2)));
+  // Two coarse steps: 64 * y + (4 * t + lane), the rest below 64.
+  EXPECT_TRUE(same_expr(analyzer.simplify(tir::floormod(v.y * 64 + t * 4 + lane, i64(128))),
+                        analyzer.simplify(tir::floormod(v.y, c2) * i64(64) + t * 4 + lane)));
+  // Simplified with the lanes' range (as simplify-kernel does), the copy's index of A in
+  // rows of 4096 steps by 1 from lane to lane without knowing it (as the back ends check).
+  PrimExpr index = analyzer.simplify(tir::floordiv(v.y * 4 + lane, c8) * i64(4096) +
+                                     tir::floormod(v.y * 4 + lane, c8));
+  PrimExpr next = tir::substitute(index, {{lane, PrimExpr(lane) + 1}});
+  EXPECT_TRUE(is_const_int(simplify(next - index), 1)) << show(index);
+  // A rest that can reach d (lane up to 4 here) keeps the division.
+  Analyzer wide;
+  wide.bind_bounds(lane, 0, 4);
+  PrimExpr kept = tir::floormod(v.y * 4 + lane, c8);
+  EXPECT_TRUE(wide.simplify(kept).as<tir::FloorModNode>() != nullptr) << show(wide.simplify(kept));
 }
 
 TEST(ArithSimplify, TruncatedDivisionIsOnlyRewrittenWhenSound) {

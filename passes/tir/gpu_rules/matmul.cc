@@ -13,7 +13,8 @@
 //   lowering proves them contiguous);
 // - at each k1 a thread copies its TM values of A and TN values of B from shared memory
 //   to registers ("local" caches), then does TM * TN multiply-adds on its accumulator
-//   (cache_write "local"): TM * TN FMAs per TM + TN shared loads;
+//   (cache_write "local"): TM * TN FMAs per TM + TN shared loads; the accumulator is set
+//   to zero before the k loops (decompose_reduction), not under a test in the inner loop;
 // - the accumulator goes to the output after the k loops (reverse_compute_at under the
 //   thread loop), through the epilogue blocks, which run on the thread's tile and whose
 //   intermediates (and the matmul's result) live in registers: one global write. A
@@ -330,6 +331,9 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
     for (const std::string& name : m.epilogue) stage_epilogue_params(s, s.get_block(name), thread);
   }
   unroll_all(s, {k[1], i[2], j[2]});
+  // The accumulators start at zero before the k loops (in copies of the unrolled tile
+  // loops), not under a test of the k step in the innermost loop.
+  s.decompose_reduction(mm, k[0]);
   // The padded operands are read in the copies of their tiles.
   for (const BlockRef& pad : pads) s.compute_inline(pad);
   return s.func();
