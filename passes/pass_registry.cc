@@ -212,6 +212,10 @@ const std::vector<PassInfo>& all_passes() {
       {"compact-buffer-allocations",
        "shrink shared/local allocations to the region accessed, moved innermost", true,
        kernel_pass(compact_buffer_allocations)},
+      {"prefetch-tile-copies",
+       "a loop's copies into shared memory load the next iteration's tiles into registers "
+       "while this one computes",
+       true, kernel_pass(prefetch_tile_copies)},
       {"flatten-buffers", "every buffer of a kernel becomes one-dimensional", false,
        kernel_pass(flatten_buffers)},
       {"narrow-to-int32", "index and loop arithmetic of a kernel in int32", false,

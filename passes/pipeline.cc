@@ -34,9 +34,10 @@ const std::vector<std::string>& kernel_lowering_passes() {
       "unify-thread-bindings",  "lower-cross-thread-reduction",
       "lower-blocks",           "split-host-device",
       "insert-shared-barriers", "compact-buffer-allocations",
-      "flatten-buffers",        "narrow-to-int32",
-      "simplify-kernel",        "legalize-bfloat16",
-      "legalize-vector-loops",  "check-kernel-limits"};
+      "prefetch-tile-copies",   "flatten-buffers",
+      "narrow-to-int32",        "simplify-kernel",
+      "legalize-bfloat16",      "legalize-vector-loops",
+      "check-kernel-limits"};
   return names;
 }
 

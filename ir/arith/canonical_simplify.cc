@@ -17,6 +17,7 @@
 
 #include "ir/arith/int_math.h"
 #include "ir/arith/simplifier.h"
+#include "ir/structural_equal.h"
 #include "ir/tir/stmt.h"
 
 namespace relaxc::arith {
@@ -124,7 +125,7 @@ LinearSum Simplifier::visit_sum_chain(const PrimExpr& e) {
     if (!next) return atom(rebuild_children(e));
     total = std::move(*next);
   }
-  return merge_div_mod(std::move(total), dtype);
+  return merge_min_max(merge_div_mod(std::move(total), dtype));
 }
 
 LinearSum Simplifier::visit_mul(const tir::MulNode* m, const PrimExpr& e) {
@@ -458,6 +459,51 @@ LinearSum Simplifier::visit_cast_to_int(const tir::CastNode* c, const PrimExpr& 
   }
   if (value.same_as(c->value)) return atom(e);
   return atom(tir::cast(dtype, value));
+}
+
+LinearSum Simplifier::merge_min_max(LinearSum sum) {
+  // c * F * min(a, b) + c * F * max(a, b) == c * F * a + c * F * b (F other factors): one
+  // of them is a, the other b (a loop of min(n, 1) iterations beside one of
+  // max(n - 1, 0) runs n times in all).
+  auto without = [](const Term& t, size_t i) {
+    Term rest{t.factors, t.coeff};
+    rest.factors.erase(rest.factors.begin() + static_cast<std::ptrdiff_t>(i));
+    return rest;
+  };
+  auto same_factors = [](const Term& x, const Term& y) {
+    if (x.factors.size() != y.factors.size()) return false;
+    for (size_t i = 0; i < x.factors.size(); ++i) {
+      if (!structural_equal(x.factors[i], y.factors[i])) return false;
+    }
+    return true;
+  };
+  for (const Term& t : sum.terms) {
+    for (size_t i = 0; i < t.factors.size(); ++i) {
+      const auto* low = t.factors[i].as<tir::MinNode>();
+      if (low == nullptr) continue;
+      Term rest = without(t, i);
+      for (const Term& u : sum.terms) {
+        if (u.coeff != t.coeff || u.factors.size() != t.factors.size()) continue;
+        for (size_t j = 0; j < u.factors.size(); ++j) {
+          const auto* high = u.factors[j].as<tir::MaxNode>();
+          if (high == nullptr || !same_factors(rest, without(u, j))) continue;
+          bool same = (structural_equal(low->a, high->a) && structural_equal(low->b, high->b)) ||
+                      (structural_equal(low->a, high->b) && structural_equal(low->b, high->a));
+          if (!same) continue;
+          LinearSum scale =
+              rest.factors.empty() ? LinearSum::of_const(rest.coeff) : LinearSum{{rest}, 0};
+          std::optional<LinearSum> both =
+              algebra_.add(algebra_.read(low->a), algebra_.read(low->b));
+          if (both) both = algebra_.mul(scale, *both);
+          std::optional<LinearSum> merged = algebra_.add(sum, LinearSum{{t}, 0}, -1);
+          if (merged) merged = algebra_.add(*merged, LinearSum{{u}, 0}, -1);
+          if (merged && both) merged = algebra_.add(*merged, *both);
+          if (merged) return merge_min_max(std::move(*merged));
+        }
+      }
+    }
+  }
+  return sum;
 }
 
 LinearSum Simplifier::merge_div_mod(LinearSum sum, DataType dtype) {

@@ -46,6 +46,8 @@ class Simplifier {
   // Rewrites x - floordiv(x, c) * c into floormod(x, c), and back, where that shrinks
   // the sum.
   LinearSum merge_div_mod(LinearSum sum, DataType dtype);
+  // Rewrites c * min(a, b) + c * max(a, b) into c * a + c * b.
+  LinearSum merge_min_max(LinearSum sum);
   LinearSum atom(const tir::PrimExpr& e);
   // The canonical expression of `sum`, or `fallback` if a constant does not fit.
   tir::PrimExpr materialize(const LinearSum& sum, DataType dtype, const tir::PrimExpr& fallback);

@@ -17,8 +17,9 @@
 // negated condition; so are the two values of tir.if_then_else). A blockIdx loop and the
 // grid-stride loop that split-host-device gives it are one loop of the grid's extent, and so
 // are a blockIdx loop and its overflow axis under their guard. Anything else
-// counts every iteration and marks the launch an upper bound. The sums are simplified with
-// ir/arith.
+// counts every iteration and marks the launch an upper bound. A guard on one loop's
+// variable alone (`k < bound`: a pipelined loop's test for a next iteration) shortens that
+// loop before the grouping. The sums are simplified with ir/arith.
 #include "passes/tir/kernel_counts.h"
 
 #include <algorithm>
@@ -46,6 +47,21 @@ std::optional<int64_t> floor_div(int64_t a, int64_t b) {
   if (b == 0) return std::nullopt;
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// A guard `index < bound` (inclusive 0) or `index <= bound` (inclusive 1), also written
+// `bound > index` or `bound >= index`.
+struct UpperBound {
+  PrimExpr index, bound;
+  int64_t inclusive = 0;
+};
+
+std::optional<UpperBound> as_upper_bound(const PrimExpr& guard) {
+  if (const auto* lt = guard.as<LTNode>()) return UpperBound{lt->a, lt->b, 0};
+  if (const auto* le = guard.as<LENode>()) return UpperBound{le->a, le->b, 1};
+  if (const auto* gt = guard.as<GTNode>()) return UpperBound{gt->b, gt->a, 0};
+  if (const auto* ge = guard.as<GENode>()) return UpperBound{ge->b, ge->a, 1};
+  return std::nullopt;
 }
 
 // The operands of `e` when it is one of the binary nodes `Nodes`.
@@ -450,19 +466,9 @@ class LaunchCounter : public Visitor {
   // enumeration of the group) lets through, over the host vars; null where the guard has
   // another form.
   PrimExpr mixed_radix_count(const PrimExpr& guard, const std::vector<const Loop*>& group) {
-    PrimExpr index, bound;
-    int64_t inclusive = 0;
-    if (const auto* lt = guard.as<LTNode>()) {
-      index = lt->a, bound = lt->b;
-    } else if (const auto* le = guard.as<LENode>()) {
-      index = le->a, bound = le->b, inclusive = 1;
-    } else if (const auto* gt = guard.as<GTNode>()) {
-      index = gt->b, bound = gt->a;
-    } else if (const auto* ge = guard.as<GENode>()) {
-      index = ge->b, bound = ge->a, inclusive = 1;
-    } else {
-      return PrimExpr();
-    }
+    std::optional<UpperBound> form = as_upper_bound(guard);
+    if (!form) return PrimExpr();
+    const auto& [index, bound, inclusive] = *form;
     std::optional<Affine> lhs = affine(index, group);
     std::optional<Affine> rhs = affine(bound, group);
     if (!lhs || !rhs || !rhs->coeffs.empty() || lhs->coeffs.size() != group.size()) {
@@ -594,6 +600,58 @@ class LaunchCounter : public Visitor {
   PrimExpr iterations() {
     std::vector<PrimExpr> guards;
     for (const PrimExpr& g : guards_) guards.push_back(inline_lets(g));
+    // A guard `v < bound` on one loop's variable alone (a pipelined loop's test for a next
+    // iteration) shortens that loop instead: the other guards then count over its first
+    // iterations. The loops are restored before returning.
+    std::vector<Loop> saved = loops_;
+    std::vector<PrimExpr> rest;
+    for (const PrimExpr& g : guards) {
+      if (!shorten_loop(g)) rest.push_back(g);
+    }
+    guards = std::move(rest);
+    PrimExpr total = group_iterations(guards);
+    loops_ = std::move(saved);
+    return total;
+  }
+
+  // Shortens the loop whose variable `guard` bounds (`v + c < b` or `v + c <= b`, c a
+  // constant, b free of the loops; as_upper_bound's forms), the loop from a constant min and not a grid-stride
+  // pair) to the iterations the guard lets through; false where the guard has another
+  // form.
+  bool shorten_loop(const PrimExpr& guard) {
+    std::optional<UpperBound> form = as_upper_bound(guard);
+    if (!form) return false;
+    const PrimExpr& index = form->index;
+    PrimExpr bound = form->bound;
+    const int64_t inclusive = form->inclusive;
+    for (const Loop& loop : loops_) {
+      if (uses_var_if(bound, [&](const VarNode* u) { return u == loop.var; })) return false;
+    }
+    for (size_t i = 0; i < loops_.size(); ++i) {
+      Loop& loop = loops_[i];
+      // The index is the loop's variable plus a constant (k + 1 < n: k < n - 1).
+      const int64_t* offset = as_const_int(analyzer_.simplify(index - Ref<VarNode>(loop.var)));
+      if (offset == nullptr) continue;
+      bound = bound - int_imm(bound->dtype, *offset);
+      const int64_t* start = as_const_int(loop.min);
+      bool strided =
+          loop.stride_of >= 0 || std::any_of(loops_.begin(), loops_.end(), [&](const Loop& other) {
+            return other.stride_of == static_cast<int>(i);
+          });
+      PrimExpr limit = to_host(bound);
+      if (start == nullptr || strided || !loop.trip_count.defined() || !limit.defined()) {
+        return false;
+      }
+      PrimExpr through = analyzer_.simplify(limit + (inclusive - *start));
+      loop.trip_count = analyzer_.simplify(max(min(loop.trip_count, through), int_imm(kInt64, 0)));
+      const int64_t* c = as_const_int(loop.trip_count);
+      loop.constant = c != nullptr ? std::optional(*c) : std::nullopt;
+      return true;
+    }
+    return false;
+  }
+
+  PrimExpr group_iterations(std::vector<PrimExpr> guards) {
     std::vector<int> parent(loops_.size());
     for (size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
     std::function<int(int)> root = [&](int i) {

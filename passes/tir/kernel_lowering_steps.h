@@ -59,27 +59,37 @@ PrimFunc insert_shared_barriers(const PrimFunc& kernel);
 // innermost statement holding all its accesses.
 PrimFunc compact_buffer_allocations(const PrimFunc& kernel);
 
-// 6. Every buffer of a kernel becomes one-dimensional (row-major, or by its strides):
+// 6. Software pipelining of a loop annotated "prefetch_tile_copies" (the matmul rule's
+// k loop) whose body starts with copies into "shared" buffers: each copy loads the next
+// iteration's values into registers while the rest of the body runs, and stores them
+// to shared memory at the start of the next; the first iteration's values are loaded
+// before the loop, and the last iteration (nothing to load) follows it. Runs on the
+// compacted buffers (a tile's index no longer depends on the loop) and keeps the barriers
+// that insert_shared_barriers put around the copies in place. A loop of another form is
+// left as it is. The annotation is dropped.
+PrimFunc prefetch_tile_copies(const PrimFunc& kernel);
+
+// 7. Every buffer of a kernel becomes one-dimensional (row-major, or by its strides):
 // params become flat "global" buffers, Allocates flat buffers of constant size
 // (UserError naming the buffer otherwise) that move to the top of the kernel, below its
 // thread-bound loops.
 PrimFunc flatten_buffers(const PrimFunc& kernel);
 
-// 7. Index and loop arithmetic of a kernel in int32: int64 vars (loop vars, shape
+// 8. Index and loop arithmetic of a kernel in int32: int64 vars (loop vars, shape
 // scalars) become int32 vars of the same name; int64 data keeps its type.
 PrimFunc narrow_to_int32(const PrimFunc& kernel);
 
-// 8. Simplifies every expression of a kernel with the ranges of its loops known.
+// 9. Simplifies every expression of a kernel with the ranges of its loops known.
 PrimFunc simplify_kernel(const PrimFunc& kernel);
 
-// 9. On a target that emulates bfloat16 (Target::emulates_bfloat16: Vulkan), bfloat16
+// 10. On a target that emulates bfloat16 (Target::emulates_bfloat16: Vulkan), bfloat16
 // buffers become uint16 buffers of the same bytes, loads widen to float32, arithmetic runs
 // in float32 rounded to bfloat16 after each operation, and stores round to nearest even
 // (NaN stays a quiet NaN), as the CUDA back end rounds. A bfloat16 scalar parameter is a
 // UserError. Kernels for other targets are returned unchanged.
 PrimFunc legalize_bfloat16(const PrimFunc& kernel, const Target& target);
 
-// 10. Decides, once for every back end, which vectorized loops become vector code: a loop
+// 11. Decides, once for every back end, which vectorized loops become vector code: a loop
 // of 2 to target.max_vector_lanes lanes whose body is stores contiguous in its variable
 // and expressions (float math intrinsics the only calls; no control flow, lets,
 // allocations, barriers, ramps or broadcasts). Every other vectorized loop becomes

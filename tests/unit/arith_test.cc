@@ -522,6 +522,13 @@ TEST(ArithSimplify, MinMaxRules) {
   analyzer.bind(v.x, tir::range(i64(0), i64(8)));
   EXPECT_TRUE(same_expr(analyzer.simplify(tir::min(v.x, i64(8))), v.x));
   EXPECT_TRUE(same_expr(analyzer.simplify(tir::max(v.x, i64(7))), i64(7)));
+  // min(a, b) + max(a, b) == a + b, also scaled by other factors (a loop of min(n, 1)
+  // iterations beside one of max(n, 1) - 1, as a pipelined loop's counts add up).
+  EXPECT_TRUE(same_expr(simplify(tir::min(i64(1), v.n) + tir::max(v.n, i64(1)) - i64(1)), v.n));
+  EXPECT_TRUE(same_expr(simplify(tir::min(v.x, v.y) * v.m * 3 + v.m * tir::max(v.y, v.x) * 3),
+                        simplify(v.x * v.m * 3 + v.y * v.m * 3)));
+  EXPECT_FALSE(
+      same_expr(simplify(tir::min(v.x, v.y) * 2 + tir::max(v.x, v.y)), simplify(v.x * 2 + v.y)));
 }
 
 TEST(ArithSimplify, ComparisonsAndLogic) {

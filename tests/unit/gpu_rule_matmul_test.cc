@@ -750,15 +750,22 @@ TEST(GpuRuleConv, GlobalTrafficIsTheTilesOnce) {
   // enough not to split k; each reads in each of its 72 k steps (576 = 64 * 3 * 3) a 64 x 8
   // tile of the weights and an 8 x 64 tile of input patches; each of its 64 threads then
   // reads the bias of its 8 channels into registers, and writes each of its outputs once.
-  // Float32.
+  // Float32. (With the tiles prefetched, the count of the padding's guarded loads came
+  // 35648 bytes nearer the true traffic.)
   FuncCounts counts = count_lowered(lower_to_kernels(
       default_gpu_schedule(resnet_layer("16"), cuda_target(80)), "f", cuda_target(80)));
   ASSERT_EQ(counts.launches.size(), 1u);
   const LaunchCounts& launch = counts.launches[0];
   const int64_t outputs = 16 * 64 * 56 * 56;
-  EXPECT_TRUE(
-      is_const_int(launch.bytes_read, 16 * 49 * 72 * (64 * 8 + 8 * 64) * 4 + 16 * 49 * 64 * 8 * 4))
-      << text::print_node(launch.bytes_read);
+  // The padding's loads are guarded, which the count bounds from above: at most the
+  // tiles and the bias once, at least the weights' tiles, the patches' elements inside
+  // the image (each channel's 3 x 3 shifts keep 55, 56 and 55 of 56 rows and columns:
+  // 166^2 elements) and the bias.
+  const int64_t* read = as_const_int(launch.bytes_read);
+  ASSERT_NE(read, nullptr) << text::print_node(launch.bytes_read);
+  EXPECT_TRUE(launch.upper_bound);
+  EXPECT_LE(*read, 16 * 49 * 72 * (64 * 8 + 8 * 64) * 4 + 16 * 49 * 64 * 8 * 4);
+  EXPECT_GE(*read, 16 * 49 * 72 * (64 * 8) * 4 + 16 * 64 * 166 * 166 * 4 + 16 * 49 * 64 * 8 * 4);
   EXPECT_TRUE(is_const_int(launch.bytes_written, outputs * 4))
       << text::print_node(launch.bytes_written);
   // 2 FLOPs per multiply-add, then the bias and the relu per output.

@@ -39,13 +39,13 @@ TEST(Pipeline, ListsNameRegisteredPassesInOrder) {
                                 "fuse-ops", "fuse-tir", "dead-code-elimination", "lambda-lift",
                                 "to-non-dataflow", "remove-purity-checking", "call-tir-rewrite",
                                 "static-plan-block-memory", "vm-builtin-lower", "vm-shape-lower"}));
-  EXPECT_EQ(
-      kernel_passes(),
-      (std::vector<std::string>{
-          "default-gpu-schedule", "unify-thread-bindings", "lower-cross-thread-reduction",
-          "lower-blocks", "split-host-device", "insert-shared-barriers",
-          "compact-buffer-allocations", "flatten-buffers", "narrow-to-int32", "simplify-kernel",
-          "legalize-bfloat16", "legalize-vector-loops", "check-kernel-limits"}));
+  EXPECT_EQ(kernel_passes(),
+            (std::vector<std::string>{
+                "default-gpu-schedule", "unify-thread-bindings", "lower-cross-thread-reduction",
+                "lower-blocks", "split-host-device", "insert-shared-barriers",
+                "compact-buffer-allocations", "prefetch-tile-copies", "flatten-buffers",
+                "narrow-to-int32", "simplify-kernel", "legalize-bfloat16", "legalize-vector-loops",
+                "check-kernel-limits"}));
   std::vector<std::string> lowering(kernel_passes().begin() + 1, kernel_passes().end());
   EXPECT_EQ(kernel_lowering_passes(), lowering);
   for (const auto* list : {&vm_lowering_passes(), &kernel_passes()}) {
@@ -93,7 +93,7 @@ TEST(Pipeline, DisablePassRefusesRequiredUnknownAndOutsidePasses) {
   const std::string optional =
       "passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, "
       "dead-code-elimination, static-plan-block-memory, default-gpu-schedule, "
-      "compact-buffer-allocations, simplify-kernel";
+      "compact-buffer-allocations, prefetch-tile-copies, simplify-kernel";
   EXPECT_EQ(disable_pass_error("simplify-kernel"), "");
   EXPECT_EQ(disable_pass_error("flatten-buffers"),
             "pass 'flatten-buffers' is required by the build and cannot be disabled; " + optional);

@@ -1,4 +1,5 @@
-// Tests of the decompose_reduction, rfactor, set_scope and pad_einsum schedule primitives: the
+// Tests of the decompose_reduction, rfactor, set_scope, transform_layout and pad_einsum schedule
+// primitives: the
 // scheduled functions against expected TIR text, their results on the reference interpreter against
 // the original functions, and every refusal's message.
 #include <gtest/gtest.h>
@@ -277,6 +278,75 @@ TEST(ScheduleSetScope, Refusals) {
       s, [&] { s.set_scope(s.get_block("S"), 0, "texture"); },
       "set_scope: unknown storage scope 'texture' (expected \"shared\", \"local\" or "
       "\"global\")");
+}
+
+// A scaled copy through an intermediate S[i, j] that the second block reads transposed.
+std::string transposing_source(const std::string& s_shape, const std::string& s_write,
+                               const std::string& s_read) {
+  return R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def f(var_A: T.handle, var_O: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n, 6))
+        O = T.match_buffer(var_O, (6, n))
+        S = T.alloc_buffer()" +
+         s_shape + R"()
+        for i, j in T.grid(n, 6):
+            with T.block("S"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes()" +
+         s_write + R"()
+                )" +
+         s_write +
+         R"( = A[vi, vj] * T.float32(2)
+        for j, i in T.grid(6, n):
+            with T.block("O"):
+                vj, vi = T.axis.remap("SS", [j, i])
+                T.reads()" +
+         s_read + R"()
+                T.writes(O[vj, vi])
+                O[vj, vi] = )" +
+         s_read + R"( + T.float32(1)
+)";
+}
+
+TEST(ScheduleTransformLayout, PermutesTheBufferAndEveryAccess) {
+  tir::PrimFunc f = parse_func(transposing_source("(n, 6)", "S[vi, vj]", "S[vi, vj]"));
+  tir::Schedule s(f);
+  s.transform_layout(s.get_block("S"), 0, {1, 0});
+  expect_func(s.func(), transposing_source("(6, n)", "S[vj, vi]", "S[vj, vi]"));
+  for (int64_t n : {1, 5}) testing::expect_same_results(f, s.func(), {{n, 6}, {6, n}}, 3);
+}
+
+TEST(ScheduleTransformLayout, Refusals) {
+  tir::Schedule s(parse_func(transposing_source("(n, 6)", "S[vi, vj]", "S[vi, vj]")));
+  expect_refused(
+      s,
+      [&] {
+        s.transform_layout(s.get_block("S"), 0, {0, 0});
+      },
+      "transform_layout of 'S': [0, 0] is not a permutation of its 2 dimensions");
+  expect_refused(
+      s,
+      [&] {
+        s.transform_layout(s.get_block("S"), 0, {1, 0, 2});
+      },
+      "transform_layout of 'S': [1, 0, 2] is not a permutation of its 2 dimensions");
+  expect_refused(
+      s,
+      [&] {
+        s.transform_layout(s.get_block("O"), 0, {1, 0});
+      },
+      "transform_layout: 'O', written by block 'O', is a parameter of the function; its "
+      "layout is the caller's");
+  expect_refused(
+      s,
+      [&] {
+        s.transform_layout(s.get_block("S"), 1, {1, 0});
+      },
+      "transform_layout: block 'S' has 1 write regions; write_index 1 is out of range");
 }
 
 // C[m, n] = A[m, k] @ B[k, n] over 30 x 20 x 7, and over a symbolic m.

@@ -10,7 +10,10 @@
 // - A's BM x BK and B's BK x BN tiles are copied to shared memory at k0 (cache_read +
 //   compute_at), by all threads together: each copy's loops fused and split over the
 //   threads, 4 elements at a time where the tile allows (vector loads where the kernel
-//   lowering proves them contiguous);
+//   lowering proves them contiguous); each tile is stored k-major (A's transposed by
+//   transform_layout), so that a thread's TM (or TN) values of one k step are side by
+//   side; the k0 loop is annotated prefetch_tile_copies, so the kernel lowering loads the
+//   next k step's tiles into registers while this one computes;
 // - at each k1 a thread copies its TM values of A and TN values of B from shared memory
 //   to registers ("local" caches), then does TM * TN multiply-adds on its accumulator
 //   (cache_write "local"): TM * TN FMAs per TM + TN shared loads; the accumulator is set
@@ -101,6 +104,31 @@ void cooperative_copy(Schedule& s, const BlockRef& block, const LoopRef& at, con
   s.bind(parts[1], "threadIdx.y");
   s.bind(parts[2], "threadIdx.x");
   if (vector) s.vectorize(parts[3]);
+}
+
+// Stores the tile that `copy` writes (with the dimensions of `operand`, which `matmul`
+// loads) as [.., k, .., spatial, ..] where the operand has k after the spatial dimension
+// (A[i, k], or B[j, k]): a k step's values for a thread's rows (or columns) then lie side
+// by side in shared memory and are read as vectors. Stored as the operand, a thread's 8
+// rows of A are 8 places apart, and the loads that the unrolled k loop merges into
+// vectors kept four k steps of them in registers (32 for A): 129 registers for the
+// 128 x 128 tile with its prefetched copies, one thread block per multiprocessor.
+void stage_k_major(Schedule& s, const BlockRef& copy, const Block& matmul, const Buffer& operand,
+                   const Var& spatial, const Var& k) {
+  std::optional<size_t> spatial_dim, k_dim;
+  post_order_visit(matmul->body, [&](const Ref<Object>& node) {
+    const auto* load = node.as<BufferLoadNode>();
+    if (load == nullptr || !load->buffer.same_as(operand)) return;
+    for (size_t d = 0; d < load->indices.size(); ++d) {
+      if (load->indices[d].same_as(spatial)) spatial_dim = d;
+      if (load->indices[d].same_as(k)) k_dim = d;
+    }
+  });
+  if (!spatial_dim || !k_dim || *k_dim < *spatial_dim) return;
+  std::vector<int> permutation(operand->shape.size());
+  for (size_t d = 0; d < permutation.size(); ++d) permutation[d] = static_cast<int>(d);
+  std::swap(permutation[*spatial_dim], permutation[*k_dim]);
+  s.transform_layout(copy, 0, permutation);
 }
 
 void unroll_all(Schedule& s, const std::vector<LoopRef>& loops) {
@@ -305,6 +333,10 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
   // the producer and the reader.
   BlockRef a_shared = s.cache_read(mm, read_index(s, mm, m.a), "shared");
   BlockRef b_shared = s.cache_read(mm, read_index(s, mm, m.b), "shared");
+  stage_k_major(s, a_shared, matmul, match.a, matmul->iter_vars[m.i]->var,
+                matmul->iter_vars[m.k]->var);
+  stage_k_major(s, b_shared, matmul, match.b, matmul->iter_vars[m.j]->var,
+                matmul->iter_vars[m.k]->var);
   for (const BlockRef& shared : {a_shared, b_shared}) {
     Buffer tile = s.get_block_realize(shared)->block->writes[0]->buffer;
     BlockRef local = s.cache_read(mm, read_index(s, mm, tile), "local");
@@ -334,6 +366,8 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
   // The accumulators start at zero before the k loops (in copies of the unrolled tile
   // loops), not under a test of the k step in the innermost loop.
   s.decompose_reduction(mm, k[0]);
+  // Each k step's tile copies load the next step's tiles while this one computes.
+  s.annotate(k[0], "prefetch_tile_copies", AttrValue::integer(1));
   // The padded operands are read in the copies of their tiles.
   for (const BlockRef& pad : pads) s.compute_inline(pad);
   return s.func();

@@ -1,5 +1,6 @@
 // Schedule primitives that change how a loop runs, not what it iterates over: bind (to
-// a GPU thread axis), unroll, vectorize. Each checks the loop and sets its kind.
+// a GPU thread axis), unroll, vectorize, each of which checks the loop and sets its kind;
+// and annotate, which sets one of its annotations.
 #include <functional>
 #include <string>
 
@@ -116,6 +117,14 @@ void Schedule::vectorize(const LoopRef& loop_ref) {
   }
   func_ = with_body(
       func_, replace_in_path(find_loop_path(func_->body, v), with_kind(loop, ForKind::Vectorized)));
+}
+
+void Schedule::annotate(const LoopRef& loop_ref, const std::string& key, AttrValue value) {
+  For loop = get_for(loop_ref);
+  auto* copy = copy_node(*loop);
+  copy->annotations = loop->annotations.with(key, std::move(value));
+  func_ =
+      with_body(func_, replace_in_path(find_loop_path(func_->body, loop->loop_var), Stmt(copy)));
 }
 
 }  // namespace relaxc::tir

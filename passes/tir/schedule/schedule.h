@@ -72,6 +72,9 @@ class Schedule {
   void unroll(const LoopRef& loop);
   // The loop must have a constant extent, be innermost, and carry no reduction.
   void vectorize(const LoopRef& loop);
+  // Sets the annotation `key` of `loop` to `value` (TVM's annotate): a request to the
+  // kernel lowering, such as "prefetch_tile_copies" (passes/tir/kernel_lowering_steps.h).
+  void annotate(const LoopRef& loop, const std::string& key, AttrValue value);
 
   // Adds a block that copies the `read_index`-th buffer that `block` reads into a new
   // buffer in `scope` ("shared", "local"), and makes `block` read the copy, and also
@@ -97,6 +100,12 @@ class Schedule {
   // at its iteration variables) into that producer, which then writes `block`'s output;
   // removes `block`, its loops and the producer's buffer.
   void reverse_compute_inline(const BlockRef& block);
+  // Reorders the dimensions of the `write_index`-th buffer that `block` writes (one the
+  // function allocates, without explicit strides): dimension d of the result is dimension
+  // permutation[d] of the buffer; every access and region follows (TVM's
+  // transform_layout, for index maps that permute the indices).
+  void transform_layout(const BlockRef& block, int write_index,
+                        const std::vector<int>& permutation);
   // Gives the `write_index`-th buffer `block` writes (allocated by a block, not a
   // parameter) the storage scope `scope` ("global", "shared", "local").
   void set_scope(const BlockRef& block, int write_index, const std::string& scope);

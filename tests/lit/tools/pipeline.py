@@ -22,6 +22,7 @@
 # STEPS: def fused_dense_bias_relu_kernel_0(
 # STEPS: # after insert-shared-barriers [vulkan -profile=mobile]
 # STEPS: # after compact-buffer-allocations [vulkan -profile=mobile]
+# STEPS: # after prefetch-tile-copies [vulkan -profile=mobile]
 # STEPS: # after flatten-buffers [vulkan -profile=mobile]
 # STEPS: # after narrow-to-int32 [vulkan -profile=mobile]
 # STEPS: def fused_dense_bias_relu_kernel_0({{.*}}n: T.int32):
@@ -41,7 +42,7 @@
 # The kernels printed after a step are a module that prints back the same.
 # RUN: %relaxc opt %S/../../../examples/mlp.py --target "vulkan -profile=mobile" --passes=default-gpu-schedule,unify-thread-bindings,lower-cross-thread-reduction,lower-blocks,split-host-device > %t/split.py
 # RUN: %relaxc print %t/split.py | diff %t/split.py -
-# RUN: %relaxc opt %t/split.py --passes=insert-shared-barriers,compact-buffer-allocations,flatten-buffers,narrow-to-int32,simplify-kernel,legalize-bfloat16,legalize-vector-loops,check-kernel-limits > %t/kernels.py
+# RUN: %relaxc opt %t/split.py --passes=insert-shared-barriers,compact-buffer-allocations,prefetch-tile-copies,flatten-buffers,narrow-to-int32,simplify-kernel,legalize-bfloat16,legalize-vector-loops,check-kernel-limits > %t/kernels.py
 # RUN: %relaxc print %t/kernels.py | diff %t/kernels.py -
 # RUN: FileCheck %s --check-prefix=KERNELS < %t/kernels.py
 # KERNELS: def dense_kernel_0(var_x: T.handle, w: T.Buffer((2048,)), var_y: T.handle, n: T.int32):
@@ -77,13 +78,13 @@
 #
 # A required pass, an unknown pass and a pass outside the pipeline are usage errors.
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=lower-blocks 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=REQUIRED
-# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, static-plan-block-memory, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# REQUIRED: relaxc build: error: --disable-pass: pass 'lower-blocks' is required by the build and cannot be disabled; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, static-plan-block-memory, default-gpu-schedule, compact-buffer-allocations, prefetch-tile-copies, simplify-kernel
 # REQUIRED: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass=no-such 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=UNKNOWN
 # UNKNOWN: relaxc build: error: --disable-pass: unknown pass 'no-such'; known passes: normalize, well-formed, legalize-ops,
 # UNKNOWN: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass normalize 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=OUTSIDE
-# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, static-plan-block-memory, default-gpu-schedule, compact-buffer-allocations, simplify-kernel
+# OUTSIDE: relaxc build: error: --disable-pass: pass 'normalize' is not part of the build's pipeline; passes that may be disabled: canonicalize-bindings, fold-constant, fuse-ops, fuse-tir, dead-code-elimination, static-plan-block-memory, default-gpu-schedule, compact-buffer-allocations, prefetch-tile-copies, simplify-kernel
 # OUTSIDE: exit status 2
 # RUN: sh -c '%relaxc build %S/../../../examples/mlp.py --target vulkan -o %t/x.rxe --disable-pass 2>&1; echo "exit status $?"' | FileCheck %s --check-prefix=NO-NAME
 # NO-NAME: relaxc build: error: option '--disable-pass' needs a value

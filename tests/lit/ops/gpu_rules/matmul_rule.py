@@ -7,15 +7,17 @@
 # OUT: ok: 3 size(s), 12 output(s) match NumPy
 #
 # The scheduled matmuls: shared-memory tiles of A and B (300 columns padded to 3 tiles
-# of 128, the symbolic rows to whole tiles), a register tile per thread on a
-# two-dimensional thread block; the 7 x 5 output is one thread block per element.
+# of 128, the symbolic rows to whole tiles; A's tile k-major: [k][row]), a register tile
+# per thread on a two-dimensional thread block, and the k loop asking the lowering to
+# prefetch its tiles; the 7 x 5 output is one thread block per element.
 # RUN: %relaxc opt %s --passes=legalize-ops,default-gpu-schedule | FileCheck %s
 # CHECK-LABEL: def matmul(
 # CHECK: T_matmul_pad = T.alloc_buffer(((m + T.int64(127)) // T.int64(128) * T.int64(128), T.int64(384)), scope="local")
-# CHECK: x1_pad_shared = T.alloc_buffer(((m + T.int64(127)) // T.int64(128) * T.int64(128), T.int64(64)), scope="shared")
+# CHECK: x1_pad_shared = T.alloc_buffer((T.int64(64), (m + T.int64(127)) // T.int64(128) * T.int64(128)), scope="shared")
 # CHECK: thread="blockIdx.y"
 # CHECK: T.thread_binding(T.int64(16), thread="threadIdx.y")
 # CHECK: T.thread_binding(T.int64(16), thread="threadIdx.x")
+# CHECK: annotations={"prefetch_tile_copies": 1}
 # CHECK-LABEL: def matmul1(
 # CHECK: thread="blockIdx.z"
 # CHECK-LABEL: def matmul3(
