@@ -1,8 +1,10 @@
 // The SPIR-V code generator's visitor over one lowered kernel, shared by the files that
 // emit its statements (spirv_codegen.cc) and its expressions (spirv_expressions.cc).
 #pragma once
+#include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "codegen/kernel_walker.h"
@@ -18,6 +20,10 @@ struct BufferBinding {
   spv::StorageClass storage = spv::StorageClassStorageBuffer;
   DataType dtype;   // the buffer's element type
   DataType stored;  // the type in memory: uint8 for a bool storage buffer, else dtype
+  // A storage buffer's descriptor binding, whether the kernel only reads it, and its name.
+  uint32_t binding = 0;
+  bool read_only = false;
+  std::string name;
 };
 
 // Emits one kernel; run() once.
@@ -78,6 +84,11 @@ class KernelCodegen : public KernelWalker<KernelCodegen, SpirvValue> {
   void match_lanes(SpirvValue& a, SpirvValue& b);
   SpirvValue lane(SpirvValue vector, int index);
   SpirvId element_pointer(const BufferBinding& binding, SpirvValue index);
+  // A load of `lanes` consecutive elements from `index` on as one vector, through a view of
+  // the read-only storage buffer as an array of vectors; an invalid value where the
+  // access is not that (see eval_load).
+  SpirvValue vector_load(const BufferBinding& binding, const tir::PrimExpr& index);
+  SpirvId vector_view(const BufferBinding& binding, int lanes);
   const BufferBinding& binding_of(const tir::Buffer& buffer);
   SpirvId type(DataType dtype) { return b_.type_of(dtype); }
   SpirvValue op(spv::Op code, DataType dtype, std::vector<uint32_t> operands) {
@@ -87,6 +98,9 @@ class KernelCodegen : public KernelWalker<KernelCodegen, SpirvValue> {
   const Target& target_;
   SpirvBuilder b_;
   std::unordered_map<const tir::VarNode*, BufferBinding> buffers_;
+  // Views of read-only storage buffers as arrays of vectors, by (variable, lanes).
+  std::map<std::pair<SpirvId, int>, SpirvId> vector_views_;
+  const tir::ForNode* vector_loop_ = nullptr;             // the vectorized loop being emitted
   std::unordered_map<SpirvId, SpirvValue> narrow_int64_;  // see as_int32
   SpirvValue local_invocation_id_, workgroup_id_;         // uvec3, loaded in the entry block
   int push_constant_bytes_ = 0;

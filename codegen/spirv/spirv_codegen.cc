@@ -12,8 +12,11 @@
 //   is evaluated (it guards out-of-bounds loads);
 // - a vectorized loop (passes/tir legalize_vector_loops leaves only those that become
 //   vector code: contiguous stores, at most the target's 4 lanes) binds its variable to a
-//   vector and emits vector arithmetic (loads and stores go lane by lane, since storage
-//   buffers are arrays of scalars);
+//   vector and emits vector arithmetic; a load of 2 or 4 consecutive 32-bit elements
+//   from a read-only storage buffer, at an index that is provably a multiple of the
+//   lanes, is one vector load through a second variable of the same binding that views
+//   the buffer as an array of vectors (two views of memory nothing writes); other loads
+//   and stores go lane by lane, since storage buffers are arrays of scalars;
 // - values carry their dtype; an operation between a vector and a scalar broadcasts the
 //   scalar, which is how expressions inside a vectorized loop become vector code.
 #include "codegen/spirv/spirv_codegen.h"
@@ -146,7 +149,9 @@ void KernelCodegen::declare_buffer_param(const tir::Buffer& buffer, uint32_t bin
   b_.decorate(variable, spv::DecorationBinding, {binding});
   if (read_only) b_.decorate(variable, spv::DecorationNonWritable);
   b_.name(variable, buffer->name);
-  buffers_[buffer->data.get()] = {variable, spv::StorageClassStorageBuffer, buffer->dtype, dtype};
+  buffers_[buffer->data.get()] = {
+      variable,    spv::StorageClassStorageBuffer, buffer->dtype, dtype, binding, read_only,
+      buffer->name};
 }
 
 void KernelCodegen::declare_push_constants(const std::vector<tir::Var>& scalars) {
@@ -289,7 +294,9 @@ void KernelCodegen::emit_vectorized(const tir::ForNode* loop) {
   for (int i = 0; i < lanes; ++i) offsets.push_back(b_.constant(dtype, i));
   SpirvValue offset_vector = op(spv::OpCompositeConstruct, vector, offsets);
   vars_[loop->loop_var.get()] = op(spv::OpIAdd, vector, {begin.id, offset_vector.id});
+  vector_loop_ = loop;
   emit(loop->body);
+  vector_loop_ = nullptr;
 }
 
 void KernelCodegen::emit_while(const tir::WhileNode* loop) {

@@ -1,9 +1,11 @@
 // The SPIR-V code generator's expressions: values with their dtypes, arithmetic with the
 // right signedness, floor division, comparisons, conversions, loads, intrinsic calls.
 #include <climits>
+#include <string>
 
 #include "codegen/spirv/kernel_codegen.h"
 #include "codegen/spirv/spirv_intrinsics.h"
+#include "ir/arith/analyzer.h"
 #include "ir/tir/functor.h"
 
 namespace relaxc::codegen {
@@ -184,6 +186,7 @@ SpirvValue KernelCodegen::eval_load(const tir::BufferLoadNode* load) {
       << "kernel '" << kernel_.name << "': a load from " << load->buffer->name << " with "
       << load->indices.size() << " indices; the lowered form has flat buffers";
   const BufferBinding& binding = binding_of(load->buffer);
+  if (SpirvValue vector = vector_load(binding, load->indices[0]); vector.id != 0) return vector;
   SpirvValue index = eval(load->indices[0]);
   if (index.dtype.lanes() == 1) {
     return convert(op(spv::OpLoad, binding.stored, {element_pointer(binding, index)}),
@@ -353,6 +356,44 @@ SpirvId KernelCodegen::element_pointer(const BufferBinding& binding, SpirvValue 
                     {binding.variable, b_.int_constant(DataType::Int(32), 0), index.id});
   }
   return b_.value(spv::OpAccessChain, pointer, {binding.variable, index.id});
+}
+
+SpirvValue KernelCodegen::vector_load(const BufferBinding& binding, const PrimExpr& index) {
+  if (vector_loop_ == nullptr || binding.storage != spv::StorageClassStorageBuffer ||
+      !binding.read_only || binding.stored != binding.dtype || binding.dtype.bits() != 32) {
+    return {};
+  }
+  const tir::Var& var = vector_loop_->loop_var;
+  int lanes = static_cast<int>(*tir::as_const_int(vector_loop_->extent));
+  if (lanes != 2 && lanes != 4) return {};
+  // Consecutive in the loop's variable, from a start that is a multiple of the lanes.
+  PrimExpr step = arith::simplify(tir::substitute(index, {{var, PrimExpr(var) + 1}}) - index);
+  if (!tir::is_const_int(step, 1)) return {};
+  PrimExpr start = arith::simplify(tir::substitute(index, {{var, vector_loop_->min}}));
+  PrimExpr count = tir::int_imm(start->dtype, lanes);
+  if (!tir::is_const_int(arith::simplify(tir::floormod(start, count)), 0)) return {};
+  DataType vector = binding.dtype.with_lanes(lanes);
+  SpirvValue element = eval(arith::simplify(tir::floordiv(start, count)));
+  SpirvId pointer =
+      b_.value(spv::OpAccessChain, b_.pointer_type(spv::StorageClassStorageBuffer, type(vector)),
+               {vector_view(binding, lanes), b_.int_constant(DataType::Int(32), 0), element.id});
+  return op(spv::OpLoad, vector, {pointer});
+}
+
+SpirvId KernelCodegen::vector_view(const BufferBinding& binding, int lanes) {
+  auto [it, added] = vector_views_.try_emplace({binding.variable, lanes}, 0);
+  if (!added) return it->second;
+  DataType vector = binding.dtype.with_lanes(lanes);
+  SpirvId array = b_.runtime_array_type(type(vector), static_cast<uint32_t>(vector.bytes()));
+  SpirvId block = b_.block_struct_type({array}, {0});
+  SpirvId variable = b_.global_variable(b_.pointer_type(spv::StorageClassStorageBuffer, block),
+                                        spv::StorageClassStorageBuffer);
+  b_.decorate(variable, spv::DecorationDescriptorSet, {0});
+  b_.decorate(variable, spv::DecorationBinding, {binding.binding});
+  b_.decorate(variable, spv::DecorationNonWritable);
+  b_.name(variable, binding.name + "_vec" + std::to_string(lanes));
+  it->second = variable;
+  return variable;
 }
 
 const BufferBinding& KernelCodegen::binding_of(const tir::Buffer& buffer) {
