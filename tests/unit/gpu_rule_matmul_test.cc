@@ -509,6 +509,18 @@ TEST(GpuRuleMatmul, KLoopReusesSharedAndGlobalLoads) {
   }
 }
 
+// The register buffers that prefetch-tile-copies gives a kernel's tile copies.
+int prefetch_buffers(const PrimFunc& kernel) {
+  int count = 0;
+  post_order_visit(kernel->body, [&](const Ref<Object>& node) {
+    const auto* alloc = node.as<AllocateNode>();
+    bool next = alloc != nullptr && alloc->buffer->name.size() > 5 &&
+                alloc->buffer->name.compare(alloc->buffer->name.size() - 5, 5, "_next") == 0;
+    count += next ? 1 : 0;
+  });
+  return count;
+}
+
 // A thread's share of each tile copy is 4 consecutive elements of a row (a float4 of
 // A's row of 8 k, or of B's row of 128 columns): with the tile's rows of 8, its offset is
 // 4 * floormod(threadIdx.x, 2) + lane, which the simplifier proves contiguous, so every
@@ -528,6 +540,8 @@ TEST(GpuRuleMatmul, TileCopiesLoad128BitsAtATime) {
   }
   EXPECT_GT(wide, 0) << ptx;
   EXPECT_EQ(other, 0) << ptx;
+  // The square tile's copies are prefetched: a register buffer for each.
+  EXPECT_EQ(prefetch_buffers(lowered.launches[0].kernel.func), 2);
 }
 
 // ptxas -v on `kernel` for sm_`arch` (where the CUDA toolkit is installed): it assembles
@@ -588,6 +602,8 @@ TEST(GpuRuleMatmul, EightColumnsTakeNarrowTilesThatReadARowOnce) {
   ASSERT_EQ(counts.launches.size(), 1u);
   const LaunchCounts& launch = counts.launches[0];
   EXPECT_EQ(launch.block, (std::array<int64_t, 3>{1, 32, 1}));
+  // A thread of the narrow tile copies 34 elements a k step: not prefetched.
+  EXPECT_EQ(prefetch_buffers(lower_to_kernels(g, "f", kDesktop).launches[0].kernel.func), 0);
   // Hand count at m = k = 256: each batch's A once, its B once per 128 rows, C once.
   arith::Analyzer analyzer;
   auto at = [&](const PrimExpr& e) {

@@ -10,10 +10,12 @@
 // - A's BM x BK and B's BK x BN tiles are copied to shared memory at k0 (cache_read +
 //   compute_at), by all threads together: each copy's loops fused and split over the
 //   threads, 4 elements at a time where the tile allows (vector loads where the kernel
-//   lowering proves them contiguous); each tile is stored k-major (A's transposed by
-//   transform_layout), so that a thread's TM (or TN) values of one k step are side by
-//   side; the k0 loop is annotated prefetch_tile_copies, so the kernel lowering loads the
-//   next k step's tiles into registers while this one computes;
+//   lowering proves them contiguous); the square tiles (a thread copies at most 16
+//   elements of them) are stored k-major (A's transposed by transform_layout), so that a
+//   thread's TM (or TN) values of one k step are side by side, and their k0 loop is
+//   annotated prefetch_tile_copies, so the kernel lowering loads the next k step's tiles
+//   into registers while this one computes (which also keeps the transposed A's global
+//   loads vector loads: the prefetch's loads store to registers, contiguously);
 // - at each k1 a thread copies its TM values of A and TN values of B from shared memory
 //   to registers ("local" caches), then does TM * TN multiply-adds on its accumulator
 //   (cache_write "local"): TM * TN FMAs per TM + TN shared loads; the accumulator is set
@@ -78,6 +80,8 @@ constexpr int64_t kMaxSplitK = 32;
 constexpr int64_t kMinSplitDepth = 64;
 constexpr int64_t kMinSplitDepthAnyBatch = 256;
 constexpr int64_t kVectorLanes = 4;
+// The most elements of the two tiles a thread copies for which the k loop prefetches them.
+constexpr int64_t kMaxPrefetched = 16;
 
 PrimExpr index_const(const Var& like, int64_t value) { return int_imm(like->dtype, value); }
 
@@ -333,10 +337,19 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
   // the producer and the reader.
   BlockRef a_shared = s.cache_read(mm, read_index(s, mm, m.a), "shared");
   BlockRef b_shared = s.cache_read(mm, read_index(s, mm, m.b), "shared");
-  stage_k_major(s, a_shared, matmul, match.a, matmul->iter_vars[m.i]->var,
-                matmul->iter_vars[m.k]->var);
-  stage_k_major(s, b_shared, matmul, match.b, matmul->iter_vars[m.j]->var,
-                matmul->iter_vars[m.k]->var);
+  // The square tiles (a thread copies at most kMaxPrefetched elements of them) are
+  // stored k-major and prefetched. The narrow tiles' threads copy 24 to 34 elements each,
+  // which prefetching would keep live in registers over the k step (attention's P @ V,
+  // 128 x 8: 85 -> 128 registers; whether that pays is not measured yet); they keep the
+  // operands' layout, in which their copies' shared stores stay contiguous, so that the
+  // global loads stay vector loads without the prefetch's registers between them.
+  const bool prefetch = (t.bm * t.bk + t.bk * t.bn) / t.threads() <= kMaxPrefetched;
+  if (prefetch) {
+    stage_k_major(s, a_shared, matmul, match.a, matmul->iter_vars[m.i]->var,
+                  matmul->iter_vars[m.k]->var);
+    stage_k_major(s, b_shared, matmul, match.b, matmul->iter_vars[m.j]->var,
+                  matmul->iter_vars[m.k]->var);
+  }
   for (const BlockRef& shared : {a_shared, b_shared}) {
     Buffer tile = s.get_block_realize(shared)->block->writes[0]->buffer;
     BlockRef local = s.cache_read(mm, read_index(s, mm, tile), "local");
@@ -367,7 +380,7 @@ PrimFunc schedule_matmul(const PrimFunc& func, const MatmulMatch& match, const M
   // loops), not under a test of the k step in the innermost loop.
   s.decompose_reduction(mm, k[0]);
   // Each k step's tile copies load the next step's tiles while this one computes.
-  s.annotate(k[0], "prefetch_tile_copies", AttrValue::integer(1));
+  if (prefetch) s.annotate(k[0], "prefetch_tile_copies", AttrValue::integer(1));
   // The padded operands are read in the copies of their tiles.
   for (const BlockRef& pad : pads) s.compute_inline(pad);
   return s.func();
