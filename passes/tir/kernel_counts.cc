@@ -630,7 +630,8 @@ class LaunchCounter : public Visitor {
     for (size_t i = 0; i < loops_.size(); ++i) {
       Loop& loop = loops_[i];
       // The index is the loop's variable plus a constant (k + 1 < n: k < n - 1).
-      const int64_t* offset = as_const_int(analyzer_.simplify(index - Ref<VarNode>(loop.var)));
+      const PrimExpr difference = analyzer_.simplify(index - Ref<VarNode>(loop.var));
+      const int64_t* offset = as_const_int(difference);
       if (offset == nullptr) continue;
       bound = bound - int_imm(bound->dtype, *offset);
       const int64_t* start = as_const_int(loop.min);
